@@ -1,0 +1,79 @@
+"""The ``guji`` command line.
+
+Each subcommand lives in its own module under :mod:`guji.commands` and
+provides ``register(subparsers)``, which adds its parser and sets
+``func(args) -> int``. Errors a user can cause are :class:`GujiError`: printed
+as one line (a notation error adds the source line and a caret), exit status
+2, never a traceback. Ctrl-C exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .errors import GujiError, NotationError
+
+#: Subcommands, in the order ``guji --help`` lists them.
+COMMANDS = ("list", "show", "scan", "collate", "glyphs", "midi", "render", "play",
+            "devices", "diff", "compare", "draw", "page")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a bad option is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="guji",
+        description="Hear, export and compare the 投壺 drum scores (魯鼓, 薛鼓) of the 禮記.",
+        epilog="Pattern ids: SCORE[:DIAGRAM][@EDITION], e.g. lu, xue:2, lu:1@wuli-tongkao, "
+               "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options.")
+    parser.add_argument("--version", action="version", version=f"guji {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    for name in COMMANDS:
+        module_name = f"guji.commands.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as e:
+            if e.name == module_name:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def report(error: GujiError) -> None:
+    """Print a user error: one line, plus the caret display for notation errors."""
+    print(f"guji: {error}", file=sys.stderr)
+    if isinstance(error, NotationError):
+        caret = error.caret()
+        if caret:
+            print(caret, file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except GujiError as e:
+        report(e)
+        return e.exit_status
+    except KeyboardInterrupt:
+        print("guji: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

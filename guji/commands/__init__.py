@@ -1,0 +1,1 @@
+"""One module per ``guji`` subcommand; each provides ``register(subparsers)``."""

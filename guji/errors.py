@@ -1,0 +1,106 @@
+"""Errors guji raises on purpose.
+
+Every error a user can cause is a :class:`GujiError`. The command line prints
+``str(error)`` (one line, plus a caret display for notation errors) and exits
+with status 2; it never shows a Python traceback for these.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+
+class GujiError(Exception):
+    """Base class of every error guji reports to a user."""
+
+    exit_status = 2
+
+
+class UsageError(GujiError):
+    """A bad option or argument (unknown id, impossible tempo, bad path...)."""
+
+
+class EncodingError(GujiError):
+    """A text file none of the supported encodings can decode."""
+
+
+def display_width(text: str) -> int:
+    """Terminal columns *text* takes: East Asian wide and full-width count 2."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source text.
+
+    ``offset`` is the index of the character in the whole text (0-based);
+    ``line`` and ``column`` are 1-based and count characters (code points),
+    lines being separated by ``\\n``, ``\\r\\n`` or ``\\r``.
+    """
+
+    offset: int
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+class NotationError(GujiError):
+    """A drum-score text that cannot be read.
+
+    Attributes
+    ----------
+    message:
+        One line saying what is wrong (no position in it).
+    location:
+        Where, as a :class:`Location` (``None`` only for whole-input problems
+        with no sensible position).
+    filename:
+        The file the text came from, or ``None`` (shown as ``<text>``).
+    source_line:
+        The whole source line holding the error, for the caret display.
+    """
+
+    def __init__(self, message: str, location: Location | None = None,
+                 filename: str | None = None, source_line: str | None = None):
+        self.message = message
+        self.location = location
+        self.filename = filename
+        self.source_line = source_line
+        super().__init__(self.headline())
+
+    def headline(self) -> str:
+        """``file:line:column: message`` on one line."""
+        name = self.filename or "<text>"
+        if self.location is None:
+            return f"{name}: {self.message}"
+        return f"{name}:{self.location.line}:{self.location.column}: {self.message}"
+
+    def caret(self) -> str:
+        """The source line and a caret under the bad column (two lines), or ''."""
+        if self.location is None or self.source_line is None:
+            return ""
+        line = self.source_line.replace("\t", " ")
+        col = self.location.column - 1
+        # Long lines (seed 000 is one 16,000-character line) are cut to a window.
+        start = max(0, col - 30)
+        end = min(len(line), col + 30)
+        shown = line[start:end]
+        prefix = "…" if start > 0 else ""
+        suffix = "…" if end < len(line) else ""
+        pad = display_width(prefix + line[start:col])
+        return f"    {prefix}{shown}{suffix}\n    {' ' * pad}^"
+
+    def with_filename(self, filename: str | None) -> "NotationError":
+        """The same error, naming *filename*."""
+        return NotationError(self.message, self.location, filename, self.source_line)
+
+    def __str__(self) -> str:
+        return self.headline()

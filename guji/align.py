@@ -1,0 +1,331 @@
+"""Stroke-by-stroke alignment of two readings (edit distance).
+
+Editions copy the 投壺 diagrams with small differences (DOMAIN.md: seed 003's
+diagram-1 魯鼓 reads ○□○□□□ where the others read ○□○○□□; seed 000's
+diagram-2 薛鼓 has one ○ more before 半). Comparing two readings position by
+position would turn one missing ○ into a "shifted tail" of differences; an
+*alignment* instead pairs the strokes up so that the smallest number of edits
+turns one reading into the other (Levenshtein distance, every edit costing 1):
+
+* ``match`` — the same item in both (``a`` and ``b`` both set);
+* ``sub`` — a substitution: A has one item where B has another;
+* ``ins`` — an insertion: an item of B with nothing in A (``a`` is ``None``);
+* ``del`` — a deletion: an item of A with nothing in B (``b`` is ``None``).
+
+Insertions and deletions count *from A to B*: ``align("○□", "○○□")`` has one
+insertion; ``align("○○□", "○□")`` one deletion.
+
+Tie-breaking
+------------
+Several alignments often have the same (smallest) cost: one ○ missing from a
+run ○○○○ could be any of the four. :func:`align` always returns the same one:
+it traces back from the ends of both sequences and, at each step, takes the
+first of these that lies on a cheapest path:
+
+1. the diagonal (``match`` when the items are equal, otherwise ``sub``);
+2. ``del`` (use up an item of A);
+3. ``ins`` (use up an item of B).
+
+Because the trace runs from the end, the diagonal steps are taken as late as
+possible, so a gap in a run of equal items lands on the run's *first* item,
+and a deletion is preferred to an insertion at the same place.
+
+The cost is symmetric (``align(a, b).distance == align(b, a).distance``) but
+the chosen ops of ``align(b, a)`` need not be the mirror image of
+``align(a, b)``'s.
+
+Examples
+--------
+>>> al = align("○□○○□", "○□○□□")
+>>> al.substitutions, al.insertions, al.deletions
+(1, 0, 0)
+>>> [op.op for op in align("○□", "○○□").ops]
+['ins', 'match', 'match']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .notation import Pattern
+
+#: The four kinds of :class:`Op`.
+MATCH = "match"
+SUB = "sub"
+INS = "ins"
+DEL = "del"
+OP_KINDS = (MATCH, SUB, INS, DEL)
+
+
+@dataclass(frozen=True)
+class Op:
+    """One column of an alignment.
+
+    Attributes
+    ----------
+    op:
+        ``"match"``, ``"sub"``, ``"ins"`` (an item of B not in A) or ``"del"``
+        (an item of A not in B).
+    a:
+        Index into A, ``None`` for an insertion.
+    b:
+        Index into B, ``None`` for a deletion.
+    """
+
+    op: str
+    a: int | None
+    b: int | None
+
+    def __post_init__(self) -> None:
+        if self.op not in OP_KINDS:
+            raise ValueError(f"unknown op {self.op!r}: use one of {', '.join(OP_KINDS)}")
+        if (self.a is None) != (self.op == INS) or (self.b is None) != (self.op == DEL):
+            raise ValueError(f"op {self.op!r} with a={self.a!r}, b={self.b!r} is inconsistent")
+
+    @property
+    def is_difference(self) -> bool:
+        """True for ``sub``, ``ins`` and ``del``."""
+        return self.op != MATCH
+
+    def to_json(self) -> dict:
+        """``{"op": ..., "a": int | None, "b": int | None}``."""
+        return {"op": self.op, "a": self.a, "b": self.b}
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A cheapest alignment of A with B (see the module docstring).
+
+    Attributes
+    ----------
+    ops:
+        The columns, in order: reading the ``a`` indices that are not ``None``
+        gives 0, 1, … len(A)−1, and likewise for ``b``.
+    substitutions, insertions, deletions:
+        How many ops of each kind (counting from A to B).
+    """
+
+    ops: tuple[Op, ...]
+    substitutions: int
+    insertions: int
+    deletions: int
+
+    @property
+    def distance(self) -> int:
+        """The edit distance: substitutions + insertions + deletions."""
+        return self.substitutions + self.insertions + self.deletions
+
+    @property
+    def matches(self) -> int:
+        return len(self.ops) - self.distance
+
+    @property
+    def identical(self) -> bool:
+        """True when A and B are equal (no differences at all)."""
+        return self.distance == 0
+
+    @property
+    def differences(self) -> tuple[Op, ...]:
+        """The ops that are not matches, in order."""
+        return tuple(op for op in self.ops if op.is_difference)
+
+    def to_json(self) -> dict:
+        """The JSON of ``guji diff --json`` (issue 5): counts, then the ops."""
+        return {
+            "substitutions": self.substitutions,
+            "insertions": self.insertions,
+            "deletions": self.deletions,
+            "distance": self.distance,
+            "ops": [op.to_json() for op in self.ops],
+        }
+
+
+def align(a: Sequence, b: Sequence) -> Alignment:
+    """Align two sequences with the Levenshtein edit distance (unit costs).
+
+    Parameters
+    ----------
+    a, b:
+        Any sequences; items are compared with ``==``.
+
+    Returns
+    -------
+    Alignment
+        One cheapest alignment, chosen by the documented tie-breaking rule
+        (module docstring), so the same inputs always give the same ops.
+
+    Notes
+    -----
+    Time and memory are O(len(a) × len(b)); the patterns have at most a few
+    dozen strokes.
+    """
+    a = list(a)
+    b = list(b)
+    n, m = len(a), len(b)
+    # cost[i][j]: edits turning a[:i] into b[:j].
+    cost = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        cost[i][0] = i
+    for j in range(m + 1):
+        cost[0][j] = j
+    for i in range(1, n + 1):
+        row, prev = cost[i], cost[i - 1]
+        ai = a[i - 1]
+        for j in range(1, m + 1):
+            diag = prev[j - 1] + (0 if ai == b[j - 1] else 1)
+            row[j] = min(diag, prev[j] + 1, row[j - 1] + 1)
+
+    ops: list[Op] = []
+    subs = ins = dels = 0
+    i, j = n, m
+    while i > 0 or j > 0:
+        here = cost[i][j]
+        if i > 0 and j > 0:
+            same = a[i - 1] == b[j - 1]
+            if cost[i - 1][j - 1] + (0 if same else 1) == here:
+                i, j = i - 1, j - 1
+                if same:
+                    ops.append(Op(MATCH, i, j))
+                else:
+                    ops.append(Op(SUB, i, j))
+                    subs += 1
+                continue
+        if i > 0 and cost[i - 1][j] + 1 == here:
+            i -= 1
+            ops.append(Op(DEL, i, None))
+            dels += 1
+            continue
+        j -= 1
+        ops.append(Op(INS, None, j))
+        ins += 1
+    ops.reverse()
+    return Alignment(tuple(ops), subs, ins, dels)
+
+
+def align_patterns(a: Pattern, b: Pattern) -> Alignment:
+    """Align two patterns' strokes over the whole pattern (before and after 半).
+
+    The strokes are compared by drum (○ 鼙 or □ 鼓), not by the glyph an
+    edition wrote (囗 and □ are the same stroke). The ``a`` and ``b`` indices
+    of the ops are indices into ``a.strokes`` and ``b.strokes``
+    (:attr:`Stroke.index <guji.notation.Stroke.index>`).
+    """
+    return align([s.drum for s in a.strokes], [s.drum for s in b.strokes])
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Two or more patterns laid out on one grid of aligned columns.
+
+    Row 0 is the *reference*; every other row is aligned to it with
+    :func:`align_patterns` (a "star" alignment). Strokes a row has and the
+    reference lacks (insertions) get columns of their own; when several rows
+    insert strokes at the same place of the reference, their insertions share
+    columns (the first inserted stroke of each row in the first such column,
+    and so on), so two editions with the same extra ○ line up together.
+
+    With two patterns the columns are exactly the ops of
+    ``align_patterns(a, b)``.
+
+    Attributes
+    ----------
+    patterns:
+        The rows, reference first.
+    columns:
+        ``columns[c][r]`` is the index into ``patterns[r].strokes`` of the
+        stroke row *r* has in column *c*, or ``None`` (a gap).
+    half_columns:
+        For each row, the column boundary where its 半 stands: its strokes
+        before 半 lie in columns ``< half_columns[r]``, those after in columns
+        ``>= half_columns[r]``. When every row can put 半 at one boundary, they
+        all share it (the earliest such).
+    """
+
+    patterns: tuple[Pattern, ...]
+    columns: tuple[tuple[int | None, ...], ...]
+    half_columns: tuple[int, ...]
+
+    @property
+    def rows(self) -> int:
+        return len(self.patterns)
+
+    def drum(self, column: int, row: int):
+        """The drum row *row* strikes in *column*, or ``None`` for a gap."""
+        i = self.columns[column][row]
+        return None if i is None else self.patterns[row].strokes[i].drum
+
+    def differs(self, column: int, row: int) -> bool:
+        """True when row *row* differs from the reference in *column*: another
+        drum (substitution), a gap where the reference strikes (deletion), or
+        a stroke where the reference has a gap (insertion). Row 0 differs
+        where any other row does."""
+        if row == 0:
+            return any(self.differs(column, r) for r in range(1, self.rows))
+        return self.drum(column, row) != self.drum(column, 0)
+
+    def kind(self, column: int, row: int) -> str:
+        """The op of *row* against the reference in *column*: ``match``,
+        ``sub``, ``ins``, ``del``, or ``""`` when both have a gap there."""
+        ref, mine = self.columns[column][0], self.columns[column][row]
+        if ref is None and mine is None:
+            return ""
+        if ref is None:
+            return INS
+        if mine is None:
+            return DEL
+        return MATCH if self.drum(column, row) == self.drum(column, 0) else SUB
+
+
+def align_many(patterns: Sequence[Pattern]) -> Grid:
+    """Lay out *patterns* (at least one) on one aligned :class:`Grid`.
+
+    The first pattern is the reference; each other is aligned to it with
+    :func:`align_patterns`.
+    """
+    patterns = tuple(patterns)
+    if not patterns:
+        raise ValueError("align_many needs at least one pattern")
+    ref = patterns[0]
+    n = len(ref.strokes)
+    # For every row: at[k] = its stroke index facing reference stroke k (or
+    # None); extra[k] = its strokes inserted just before reference stroke k
+    # (k == n: after the last one).
+    at_rows, extra_rows = [], []
+    for p in patterns[1:]:
+        at: list[int | None] = [None] * n
+        extra: list[list[int]] = [[] for _ in range(n + 1)]
+        slot = 0
+        for op in align_patterns(ref, p).ops:
+            if op.a is None:
+                extra[slot].append(op.b)
+            else:
+                at[op.a] = op.b
+                slot = op.a + 1
+        at_rows.append(at)
+        extra_rows.append(extra)
+
+    columns: list[tuple[int | None, ...]] = []
+    for k in range(n + 1):
+        width = max((len(extra[k]) for extra in extra_rows), default=0)
+        for w in range(width):
+            columns.append((None,) + tuple(extra[k][w] if w < len(extra[k]) else None
+                                           for extra in extra_rows))
+        if k < n:
+            columns.append((k,) + tuple(at[k] for at in at_rows))
+
+    # Where each row's 半 may stand: between its last stroke before 半 and
+    # its first stroke after it.
+    ranges = []
+    for r, p in enumerate(patterns):
+        where = {col[r]: c for c, col in enumerate(columns) if col[r] is not None}
+        lo = where[p.half_start - 1] + 1 if p.half_start > 0 else 0
+        hi = where[p.half_start] if p.half_start < len(p.strokes) else len(columns)
+        ranges.append((lo, hi))
+    lo = max(r[0] for r in ranges)
+    hi = min(r[1] for r in ranges)
+    if lo <= hi:
+        halves = (lo,) * len(patterns)
+    else:
+        halves = tuple(r[0] for r in ranges)
+    return Grid(patterns, tuple(columns), halves)

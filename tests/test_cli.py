@@ -1,0 +1,121 @@
+"""The command line: listings, JSON shapes, errors (exit 2, one line, no traceback)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from guji.cli import main
+
+SEEDS = Path(__file__).parent / "data" / "seeds"
+GUJI = [sys.executable, "-m", "guji"]
+
+JSON_KEYS = {"score", "diagram", "edition", "before", "after", "line", "column"}
+
+
+def run_guji(*args, stdin=None):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run(GUJI + list(args), input=stdin, capture_output=True, env=env)
+
+
+def test_list_json_has_every_shipped_pattern(capsys):
+    assert main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data) == 12
+    assert all(JSON_KEYS <= set(d) for d in data)
+    assert {d["edition"] for d in data} == {"liji-zhengyi", "lijing-benyi", "wuli-tongkao"}
+
+
+def test_list_text(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "lu:1@liji-zhengyi" in out and "xue:2@wuli-tongkao" in out
+
+
+def test_show_json_shape(capsys):
+    assert main(["show", "lu:2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["score"] == "魯" and d["diagram"] == 2 and d["edition"] == "liji-zhengyi"
+    assert d["before"] == "○□○○□□○○" and d["after"] == "○□○○□○○○○□○□○"
+    assert d["counts"] == {"whole": {"鼙": 14, "鼓": 7}, "half": {"鼙": 9, "鼓": 4}}
+    assert d["source"]["seed_line"] == 3333
+
+
+def test_show_text_marks_half_and_counts(capsys):
+    assert main(["show", "xue:1@wuli-tongkao"]) == 0
+    out = capsys.readouterr().out
+    assert "○□○○○□□○□○○□□○□○○□□○半○□○○○□□○" in out
+    assert "as written: ○囗○○○囗囗○囗○○囗囗○囗○○囗囗○半○囗○○○囗囗○" in out
+
+
+@pytest.mark.parametrize("seed", sorted(p.name for p in SEEDS.glob("*.txt")))
+def test_scan_json_on_each_seed(seed, capsys):
+    assert main(["scan", str(SEEDS / seed), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["score"], d["diagram"]) for d in data] == [("魯", 1), ("薛", 1), ("魯", 2), ("薛", 2)]
+    assert all(JSON_KEYS <= set(d) and d["edition"] is None for d in data)
+    assert all(set(d["before"] + d["after"]) <= {"○", "□"} for d in data)
+
+
+def test_scan_stdin_and_gb18030():
+    text = (SEEDS / "000_a32c6902e9fda003.txt").read_text(encoding="utf-8")
+    r = run_guji("scan", "-", "--json", stdin=text.encode("gb18030"))
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)) == 4
+
+
+def test_scan_lost_symbols_warns_and_gives_empty(tmp_path):
+    f = tmp_path / "lost.txt"
+    f.write_text("鼓：半魯鼓；半薛鼓。", encoding="utf-8")
+    r = run_guji("scan", str(f), "--json")
+    assert r.returncode == 0
+    assert json.loads(r.stdout) == []
+    assert b"lost" in r.stderr and b"Traceback" not in r.stderr
+
+
+def test_id_with_file(tmp_path, capsys):
+    f = tmp_path / "mine.txt"
+    f.write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n薛鼓 ○□○半○□○\n", encoding="utf-8")
+    assert main(["show", f"xue@{f}", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["before"] == "○□○" and d["line"] == 2 and d["column"] == 4
+
+
+@pytest.mark.parametrize("args, words", [
+    (["show", "lu:9"], b"diagram is 1 or 2"),
+    (["show", "zz"], b"the score is lu"),
+    (["show", "lu@nope"], b"neither a shipped edition"),
+    (["scan", "/no/such/file.txt"], b"no such file"),
+    (["show", "lu", "--bogus"], b"unrecognized arguments"),
+    (["show"], b"arguments are required"),
+    (["nosuchcommand"], b"invalid choice"),
+])
+def test_errors_exit_2_one_line_no_traceback(args, words):
+    r = run_guji(*args)
+    assert r.returncode == 2
+    assert words in r.stderr
+    assert b"Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_notation_error_shows_file_line_column_and_caret(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text("前言\n魯鼓 ○□○▲○半○□\n", encoding="utf-8")
+    r = run_guji("scan", str(f))
+    assert r.returncode == 2
+    lines = r.stderr.decode("utf-8").splitlines()
+    assert lines[0].startswith(f"guji: {f}:2:7: unknown symbol '▲'")
+    assert lines[1].strip() == "魯鼓 ○□○▲○半○□"
+    assert lines[2].rstrip().endswith("^")
+    assert b"Traceback" not in r.stderr
+
+
+def test_glyphs_table(capsys):
+    assert main(["glyphs", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert "U+56D7" in d["square"] and "U+3007" in d["round"]

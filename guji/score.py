@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import math
+import operator
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -62,6 +63,19 @@ def interval_from_bpm(bpm: float) -> float:
         raise UsageError(f"--bpm must be a positive, finite number of strokes per minute, "
                          f"not {value:g}")
     return check_interval(60.0 / value)
+
+
+def _whole(value) -> int | None:
+    """*value* as a Python int if it is a whole number (numpy ints too), else None.
+
+    ``True``/``False`` are refused: a flag is not a count.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -130,12 +144,16 @@ class Score:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "interval", check_interval(self.interval))
-        if not isinstance(self.repeat, int) or self.repeat < 1:
+        repeat = _whole(self.repeat)
+        if repeat is None or repeat < 1:
             raise UsageError(f"repeat must be a whole number of passes, at least 1, "
                              f"not {self.repeat!r}")
-        if not isinstance(self.count_in, int) or self.count_in < 0:
+        count_in = _whole(self.count_in)
+        if count_in is None or count_in < 0:
             raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
                              f"not {self.count_in!r}")
+        object.__setattr__(self, "repeat", repeat)
+        object.__setattr__(self, "count_in", count_in)
         if math.isnan(self.start) or math.isinf(self.start) or self.start < 0:
             raise UsageError(f"start must be a finite, non-negative time, not {self.start}")
 
@@ -214,7 +232,14 @@ class Score:
         return tuple(s.drum for s in self.played)
 
     def drum_at(self, index: int) -> Drum | None:
-        """The drum of event *index* without building the event."""
+        """The drum of event *index* without building the event (same indexing
+        as :meth:`event`: negative counts from the end, out of range is an
+        :class:`IndexError`)."""
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"event {index} out of range (score has {n})")
         if index < self.count_in:
             return None
         return self.played[(index - self.count_in) % self.per_pass].drum

@@ -17,7 +17,7 @@ from . import __version__
 from .errors import GujiError, NotationError
 
 #: Subcommands, in the order ``guji --help`` lists them.
-COMMANDS = ("list", "show", "scan", "collate", "glyphs", "midi", "render", "play",
+COMMANDS = ("demo", "list", "show", "scan", "collate", "glyphs", "midi", "render", "play",
             "devices", "diff", "compare", "draw", "page")
 
 

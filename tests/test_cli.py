@@ -13,7 +13,9 @@ import pytest
 from guji.cli import main
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
-GUJI = [sys.executable, "-m", "guji"]
+# The installed console script (not `python -m guji`, which would import the
+# checkout from the working directory instead of the installed package).
+GUJI = [str(Path(sys.executable).with_name("guji"))]
 
 JSON_KEYS = {"score", "diagram", "edition", "before", "after", "line", "column"}
 

@@ -1,0 +1,66 @@
+"""``guji demo``, the README's main job: plays where it can, else writes files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mido
+import soundfile as sf
+
+from guji.editions import default_edition, scan_edition
+from guji.midi import read_midi
+from guji.notation import Rite
+from guji.score import DEFAULT_INTERVAL
+
+GUJI = str(Path(sys.executable).with_name("guji"))
+
+
+def run_demo(tmp_path, alsa_conf: str, *args):
+    conf = tmp_path / "asound.conf"
+    conf.write_text(alsa_conf)
+    env = dict(os.environ, ALSA_CONFIG_PATH=str(conf), PYTHONIOENCODING="utf-8")
+    return subprocess.run([GUJI, "demo", "-o", str(tmp_path / "out"), *args],
+                          capture_output=True, env=env, cwd=tmp_path, timeout=300)
+
+
+def test_without_a_device_it_writes_audio_and_midi_and_says_where(tmp_path):
+    # An ALSA default that names a card this machine does not have: no device.
+    r = run_demo(tmp_path, "pcm.!default { type hw card 42 }\n")
+    assert r.returncode == 0, r.stderr
+    assert b"Traceback" not in r.stderr
+    assert b"writing the audio and MIDI instead" in r.stderr
+    listed = [Path(line) for line in r.stdout.decode().split()]
+    out = tmp_path / "out"
+    assert sorted(listed) == sorted(out.iterdir())
+    assert len(listed) == 10
+    patterns = scan_edition(default_edition()).patterns
+    for p in patterns:
+        stem = f"{p.tradition.slug}-{p.diagram}-{p.edition}"
+        audio, rate = sf.read(out / f"{stem}.wav")
+        assert rate == 48000
+        # the audio lasts at least the grid of the half (投壺, the default rite)
+        assert len(audio) / rate >= len(p.strokes_for(Rite.TOUHU)) * DEFAULT_INTERVAL
+        hits = read_midi(out / f"{stem}.mid").hits
+        assert len(hits) == len(p.half)
+    total = sum(len(p.half) for p in patterns)
+    assert len(read_midi(out / "all.mid").hits) == total
+    assert mido.MidiFile(out / "all.mid", charset="utf-8").type == 1
+
+
+def test_with_a_device_it_plays_and_writes_nothing(tmp_path):
+    r = run_demo(tmp_path, "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n",
+                 "--interval", "0.05")
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "out").exists()
+    shown = r.stderr.decode("utf-8")
+    assert "魯鼓 1" in shown and "薛鼓 2" in shown   # the display named what sounded
+
+
+def test_write_forces_files(tmp_path):
+    r = run_demo(tmp_path, "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n",
+                 "--write", "--rite", "she")
+    assert r.returncode == 0, r.stderr
+    assert len(list((tmp_path / "out").iterdir())) == 10

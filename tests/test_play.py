@@ -1,0 +1,254 @@
+"""Playback: real PortAudio streams on ALSA's null device, the stroke display,
+and the messages when PortAudio or a device is missing.
+
+ALSA reads its configuration once per process, before sounddevice opens
+PortAudio, so every test that plays runs guji in a subprocess whose
+``ALSA_CONFIG_PATH`` names a configuration written here: the null device
+(takes audio, faster than real time) or no device at all. Only the missing
+PortAudio library, which cannot be uninstalled for a test, is simulated.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from guji.cli import main
+from guji.editions import load
+from guji.notation import Rite
+from guji.play import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
+from guji.render import Mix
+from guji.score import Part, Score
+from guji.errors import display_width
+
+NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"
+NO_DEVICE_ALSA = "pcm.!default { type hw card 31 }\n"
+
+
+def _env(path) -> dict:
+    env = dict(os.environ)
+    env["ALSA_CONFIG_PATH"] = str(path)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+@pytest.fixture(scope="module")
+def null_audio(tmp_path_factory):
+    """Environment for a subprocess whose default ALSA output is the null device."""
+    if not os.path.exists("/usr/share/alsa/alsa.conf"):
+        pytest.skip("ALSA is not installed")
+    path = tmp_path_factory.mktemp("alsa") / "null.conf"
+    path.write_text(NULL_ALSA)
+    return _env(path)
+
+
+@pytest.fixture(scope="module")
+def no_audio(tmp_path_factory):
+    """Environment for a subprocess that sees no audio output device."""
+    path = tmp_path_factory.mktemp("alsa") / "none.conf"
+    path.write_text(NO_DEVICE_ALSA)
+    return _env(path)
+
+
+def guji(args, env, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "guji", *args], env=env, capture_output=True,
+                          text=True, timeout=120, **kw)
+
+
+# -- real playback on the null device -------------------------------------------------
+
+def test_play_streams_every_stroke_and_shows_it(null_audio):
+    r = guji(["play", "lu", "--interval", "0.1", "--count-in", "2"], null_audio)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[:2] == ["魯鼓 1 liji-zhengyi  count-in 1/2", "魯鼓 1 liji-zhengyi  count-in 2/2"]
+    strokes = lines[2:]
+    half = load("lu").notation(Rite.TOUHU)
+    assert len(strokes) == len(half)
+    for k, (line, glyph) in enumerate(zip(strokes, half)):
+        assert f"  {k + 1}/{len(half)} " in line
+        assert f"[{glyph}]" in line and "\x1b" not in line     # plain text: not a terminal
+    # the glyph marked is the stroke's own place in the source line
+    assert strokes[3].endswith("半，○□○[□]○○○□□○□○。")
+
+
+def test_play_several_patterns_in_mono_at_another_rate(null_audio):
+    r = guji(["play", "lu:2", "xue:2", "--interval", "0.05", "--gap", "0",
+              "--channels", "1", "--rate", "44100", "--quiet"], null_audio)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+
+
+def test_devices_lists_the_null_default(null_audio):
+    r = guji(["devices"], null_audio)
+    assert r.returncode == 0, r.stderr
+    assert any(line.startswith("*") and "default" in line for line in r.stdout.splitlines())
+    r = guji(["devices", "--json"], null_audio)
+    devices = json.loads(r.stdout)
+    assert any(d["default"] and d["channels"] >= 2 for d in devices)
+
+
+def test_play_on_a_device_named_on_the_command_line(null_audio):
+    r = guji(["play", "lu", "--interval", "0.05", "--device", "default", "--quiet"], null_audio)
+    assert r.returncode == 0, r.stderr
+    r = guji(["play", "lu", "--device", "no-such-card"], null_audio)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "no output device 'no-such-card'" in r.stderr
+    assert "guji devices" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_ctrl_c_closes_the_stream_first(null_audio):
+    # a real stream, interrupted from inside play(): the stream is closed when
+    # the KeyboardInterrupt comes out
+    script = textwrap.dedent("""
+        import io, sounddevice as sd
+        opened = []
+        class Recorded(sd.OutputStream):
+            def __init__(self, *a, **k):
+                super().__init__(*a, **k)
+                opened.append(self)
+        sd.OutputStream = Recorded
+        from guji.editions import load
+        from guji.score import Score
+        from guji.play import play
+        class Interrupting(io.StringIO):
+            def write(self, s):
+                if opened and opened[0].active and self.tell() > 0:
+                    raise KeyboardInterrupt
+                return super().write(s)
+        try:
+            play(Score(load("lu"), repeat=1000), out=Interrupting())
+        except KeyboardInterrupt:
+            print("interrupted", len(opened), opened[0].closed)
+    """)
+    r = subprocess.run([sys.executable, "-c", script], env=null_audio, capture_output=True,
+                       text=True, timeout=120)
+    assert r.stdout.strip() == "interrupted 1 True", r.stderr
+
+
+def test_sigint_exits_130_after_closing(null_audio):
+    proc = subprocess.Popen([sys.executable, "-m", "guji", "play", "lu", "--repeat", "10000"],
+                            env=null_audio, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        first = proc.stderr.readline()          # the first stroke is showing: it is playing
+        assert "1/12 鼙" in first
+        proc.send_signal(signal.SIGINT)
+        _, rest = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert rest.rstrip().endswith("guji: interrupted") and "Traceback" not in rest
+
+
+# -- no device, no PortAudio ---------------------------------------------------------------
+
+def test_without_an_output_device_one_line_suggests_render(no_audio):
+    r = guji(["play", "lu"], no_audio)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert "no audio output device" in r.stderr and "guji render" in r.stderr
+    r = guji(["devices"], no_audio)
+    assert r.returncode == 0 and "no audio output device" in r.stdout
+
+
+class _NoPortAudio(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Makes ``import sounddevice`` fail as it does without the PortAudio library."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "sounddevice":
+            return importlib.machinery.ModuleSpec(name, self)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        raise OSError("PortAudio library not found")
+
+
+@pytest.fixture
+def without_portaudio(monkeypatch):
+    monkeypatch.delitem(sys.modules, "sounddevice", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_NoPortAudio()] + sys.meta_path)
+
+
+@pytest.mark.parametrize("argv", [["play", "lu"], ["devices"]])
+def test_without_portaudio_one_line_says_what_to_install(without_portaudio, capsys, argv):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "PortAudio library not found" in err
+    assert "apt-get install libportaudio2" in err and "guji render" in err
+
+
+def test_the_rest_of_guji_works_without_portaudio(without_portaudio, tmp_path, capsys):
+    assert main(["render", "lu", "-o", str(tmp_path / "lu.wav")]) == 0
+    assert (tmp_path / "lu.wav").is_file()
+    assert "sounddevice" not in sys.modules
+
+
+# -- the display -------------------------------------------------------------------------------
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_terminal_display_highlights_the_glyph_in_reverse_video():
+    score = Score(load("xue:1"), Rite.SHE, 0.5)
+    part = Part(score, "薛鼓")
+    event = score.event(5)
+    line = format_stroke(part, event, tty=True, width=80)
+    assert line.startswith("薛鼓  pass 1/1  6/")
+    marked = line[line.index(REVERSE) + len(REVERSE):line.index(NORMAL)]
+    assert marked == event.stroke.raw
+    # the source line, whole (it fits), the highlight on the stroke's own column
+    source = dict(score.pattern.lines)[event.stroke.location.line]
+    col = event.stroke.location.column - 1
+    assert line.endswith(source[:col] + REVERSE + source[col] + NORMAL + source[col + 1:])
+    assert format_stroke(part, event, tty=False, width=80).endswith(
+        source[:col] + "[" + source[col] + "]" + source[col + 1:])
+
+
+def test_long_source_lines_are_cut_around_the_glyph():
+    pattern = load("lu:1@lijing-benyi")         # seed 000 is one very long line
+    score = Score(pattern, Rite.SHE, 0.5)
+    assert max(len(text) for _, text in pattern.lines) > 200
+    for i in (0, 7, len(score) - 1):
+        event = score.event(i)
+        excerpt = source_excerpt(pattern, event, tty=False, width=40)
+        assert display_width(excerpt) <= 40
+        assert f"[{event.stroke.raw}]" in excerpt
+
+
+def test_display_redraws_one_line_on_a_terminal_and_prints_lines_otherwise():
+    score = Score(load("lu"), Rite.TOUHU, 0.5)
+    mix = Mix(score)
+    term = FakeTerminal()
+    shown = StrokeDisplay(mix, term)
+    for i in range(len(score)):
+        frame = mix.onset_frame(0, i)
+        shown.show(frame)
+        shown.show(frame + 10)           # the same stroke: not drawn again
+    shown.close()
+    out = term.getvalue()
+    assert out.count("\r") == len(score) and out.count(REVERSE) == len(score)
+    assert out.endswith("\n") and out.count("\n") == 1
+    pipe = io.StringIO()
+    shown = StrokeDisplay(mix, pipe)
+    shown.show(-1)                        # before the first stroke: nothing
+    for i in range(len(score)):
+        shown.show(mix.onset_frame(0, i))
+    shown.close()
+    assert pipe.getvalue().count("\n") == len(score) and "\x1b" not in pipe.getvalue()

@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import pytest
@@ -59,9 +60,14 @@ def no_audio(tmp_path_factory):
     return _env(path)
 
 
+#: Subprocesses run outside the checkout, so they import the installed guji
+#: (``python -m`` and ``-c`` put the working directory first on sys.path).
+OUTSIDE = tempfile.gettempdir()
+
+
 def guji(args, env, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "guji", *args], env=env, capture_output=True,
-                          text=True, timeout=120, **kw)
+                          text=True, timeout=120, cwd=OUTSIDE, **kw)
 
 
 # -- real playback on the null device -------------------------------------------------
@@ -131,14 +137,14 @@ def test_ctrl_c_closes_the_stream_first(null_audio):
             print("interrupted", len(opened), opened[0].closed)
     """)
     r = subprocess.run([sys.executable, "-c", script], env=null_audio, capture_output=True,
-                       text=True, timeout=120)
+                       text=True, timeout=120, cwd=OUTSIDE)
     assert r.stdout.strip() == "interrupted 1 True", r.stderr
 
 
 def test_sigint_exits_130_after_closing(null_audio):
     proc = subprocess.Popen([sys.executable, "-m", "guji", "play", "lu", "--repeat", "10000"],
                             env=null_audio, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True)
+                            text=True, cwd=OUTSIDE)
     try:
         first = proc.stderr.readline()          # the first stroke is showing: it is playing
         assert "1/12 鼙" in first

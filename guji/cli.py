@@ -28,7 +28,16 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> ArgumentParser:
+def _wanted(argv: list[str] | None) -> tuple[str, ...]:
+    """The command modules to load: only the one named on the command line
+    (start-up stays quick: no other command's imports), or all of them for
+    ``guji --help``, no command, or an unknown one."""
+    args = sys.argv[1:] if argv is None else argv
+    first = next((a for a in args if not a.startswith("-")), None)
+    return (first,) if first in COMMANDS else COMMANDS
+
+
+def build_parser(argv: list[str] | None = None) -> ArgumentParser:
     parser = ArgumentParser(
         prog="guji",
         description="Hear, export and compare the 投壺 drum scores (魯鼓, 薛鼓) of the 禮記.",
@@ -36,7 +45,7 @@ def build_parser() -> ArgumentParser:
                "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"guji {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
-    for name in COMMANDS:
+    for name in _wanted(argv):
         module_name = f"guji.commands.{name}"
         try:
             module = importlib.import_module(module_name)
@@ -58,7 +67,7 @@ def report(error: GujiError) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -537,20 +537,5 @@ def build_midi(comparison: Comparison, **options):
 
 def write_midi(path, comparison: Comparison, **options):
     """Write :func:`build_midi` of *comparison* to *path* atomically; return the path."""
-    from pathlib import Path
-
-    from .textio import atomic_path
-
-    midi = build_midi(comparison, **options)
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{path}: is a directory, not a MIDI file name")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"{path}: no such directory {str(parent)!r}")
-    try:
-        with atomic_path(target) as tmp:
-            midi.save(tmp)
-    except OSError as e:
-        raise UsageError(f"{path}: cannot write: {e.strerror or e}") from None
-    return target
+    from .midi import save_midi
+    return save_midi(build_midi(comparison, **options), path)

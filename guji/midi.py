@@ -654,7 +654,11 @@ def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **optio
     Returns the path written. Raises :class:`UsageError` when *path* is a
     directory, its directory does not exist, or it cannot be written.
     """
-    midi = build_midi(parts, cues, **options)
+    return save_midi(build_midi(parts, cues, **options), path)
+
+
+def save_midi(midi: mido.MidiFile, path: str | os.PathLike) -> Path:
+    """Write *midi* to *path* atomically (see :func:`write_midi`); return the path."""
     target = Path(path)
     if target.is_dir():
         raise UsageError(f"{path}: is a directory (give a file name, or end the path "

@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .errors import Location
-from .notation import HALF, HEADINGS, LABELS, Drum, Tradition, drum_of
+from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS, Drum, Tradition, drum_of
 
 
 class Kind(enum.Enum):
@@ -61,6 +61,9 @@ _CLOSERS = set(NOTE_BRACKETS.values())
 _TAG = re.compile(r"<(?:pb|lb|cb|/?[A-Za-z][\w.-]*)(?::[^<>\n]*|\s[^<>\n]*|/)?>")
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 class SourceText:
     """A text with fast offset → (line, column) lookup and line access."""
 
@@ -68,17 +71,7 @@ class SourceText:
         self.text = text
         self.filename = filename
         starts = [0]
-        i = 0
-        n = len(text)
-        while i < n:
-            ch = text[i]
-            if ch == "\n":
-                starts.append(i + 1)
-            elif ch == "\r":
-                if i + 1 < n and text[i + 1] == "\n":
-                    i += 1
-                starts.append(i + 1)
-            i += 1
+        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
         self._starts = starts
 
     def location(self, offset: int) -> Location:
@@ -109,71 +102,72 @@ def _is_symbol(ch: str) -> bool:
     return cat[0] == "S" or cat in ("Co", "Cn", "Cs", "Cc")
 
 
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+#: Punctuation that editions put between strokes, skipped in runs (any other
+#: punctuation is skipped too, one character at a time).
+_COMMON_PUNCTUATION = re.escape("。，、；：！？「」『』《》〈〉·…—,.;:!?'\"-¶")
+_STROKES = "".join(re.escape(g) for g in (*ROUND_GLYPHS, *SQUARE_GLYPHS))
+_WORD_STOP = f"{_alternation(LABELS)}|{_alternation(HEADINGS)}|[{_STROKES}{HALF}]"
+#: One regular expression finds the next token; the order of the groups
+#: matters (strokes 囗 口 〇 are word characters, labels are longer than headings).
+_TOKEN = re.compile(
+    rf"(?P<stroke>[{_STROKES}])"
+    rf"|(?P<half>{HALF})"
+    rf"|(?P<label>{_alternation(LABELS)})"
+    rf"|(?P<heading>{_alternation(HEADINGS)})"
+    rf"|(?P<text>(?:(?!{_WORD_STOP})[^\W_])+)"   # prose: letters and digits
+    rf"|(?P<space>[\s{_COMMON_PUNCTUATION}]+)"   # skipped: the common case, fast
+    rf"|(?P<other>.)",
+    re.S)
+_BRACKET = re.compile("[" + re.escape("".join(NOTE_BRACKETS) + "".join(_CLOSERS)) + "]")
+
+
 def tokenize(source: SourceText) -> list[Token]:
     """Every meaningful token of *source*, in order."""
     text = source.text
     n = len(text)
     tokens: list[Token] = []
-    i = 0
+    append = tokens.append
     loc = source.location
+    i = 0
+    match = _TOKEN.match
     while i < n:
-        ch = text[i]
-        drum = drum_of(ch)
-        if drum is not None:
-            tokens.append(Token(Kind.STROKE, ch, loc(i), drum=drum))
-            i += 1
-            continue
-        if ch == HALF:
-            tokens.append(Token(Kind.HALF, ch, loc(i)))
-            i += 1
-            continue
-        pair = text[i:i + 2]
-        if pair in LABELS:
-            tokens.append(Token(Kind.LABEL, pair, loc(i), tradition=LABELS[pair]))
-            i += 2
-            continue
-        heading = next((h for h in HEADINGS if text.startswith(h, i)), None)
-        if heading is not None:
-            tokens.append(Token(Kind.HEADING, heading, loc(i)))
-            i += len(heading)
-            continue
-        if ch in NOTE_BRACKETS:
-            end = _note_end(text, i)
-            if end is None:
-                tokens.append(Token(Kind.UNCLOSED, ch, loc(i)))
-                i += 1
-            else:
-                tokens.append(Token(Kind.NOTE, text[i:end], loc(i)))
-                i = end
-            continue
-        if ch == "<":
-            m = _TAG.match(text, i)
-            if m:
-                i = m.end()
+        m = match(text, i)
+        kind = m.lastgroup
+        value = m.group()
+        if kind == "stroke":
+            append(Token(Kind.STROKE, value, loc(i), drum=drum_of(value)))
+        elif kind == "half":
+            append(Token(Kind.HALF, value, loc(i)))
+        elif kind == "label":
+            append(Token(Kind.LABEL, value, loc(i), tradition=LABELS[value]))
+        elif kind == "heading":
+            append(Token(Kind.HEADING, value, loc(i)))
+        elif kind == "text":
+            append(Token(Kind.TEXT, value, loc(i)))
+        elif kind == "other":
+            if value in NOTE_BRACKETS:
+                end = _note_end(text, i)
+                if end is None:
+                    append(Token(Kind.UNCLOSED, value, loc(i)))
+                else:
+                    append(Token(Kind.NOTE, text[i:end], loc(i)))
+                    i = end
+                    continue
+            elif value == "<" and (tag := _TAG.match(text, i)):
+                i = tag.end()
                 continue
-        if ch in _CLOSERS or is_ignorable(ch):
-            i += 1
-            continue
-        if _is_symbol(ch):
-            tokens.append(Token(Kind.SYMBOL, ch, loc(i)))
-            i += 1
-            continue
-        # Prose: gather the whole run of letters up to the next token start.
-        j = i + 1
-        while j < n and _is_plain_text(text, j):
-            j += 1
-        tokens.append(Token(Kind.TEXT, text[i:j], loc(i)))
-        i = j
+            elif value in _CLOSERS or is_ignorable(value):
+                pass
+            elif _is_symbol(value):
+                append(Token(Kind.SYMBOL, value, loc(i)))
+            else:  # combining marks and the like: prose
+                append(Token(Kind.TEXT, value, loc(i)))
+        i = m.end()
     return tokens
-
-
-def _is_plain_text(text: str, j: int) -> bool:
-    ch = text[j]
-    if drum_of(ch) is not None or ch == HALF or ch in NOTE_BRACKETS or ch == "<":
-        return False
-    if text[j:j + 2] in LABELS or any(text.startswith(h, j) for h in HEADINGS):
-        return False
-    return not (is_ignorable(ch) or _is_symbol(ch) or ch in _CLOSERS)
 
 
 def _note_end(text: str, start: int) -> int | None:
@@ -183,15 +177,12 @@ def _note_end(text: str, start: int) -> int | None:
     the note's text.
     """
     stack = [NOTE_BRACKETS[text[start]]]
-    i = start + 1
-    n = len(text)
-    while i < n:
-        ch = text[i]
+    for m in _BRACKET.finditer(text, start + 1):
+        ch = m.group()
         if ch in NOTE_BRACKETS:
             stack.append(NOTE_BRACKETS[ch])
         elif ch == stack[-1]:
             stack.pop()
             if not stack:
-                return i + 1
-        i += 1
+                return m.end()
     return None

@@ -321,10 +321,9 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
     patterns: list[Pattern] = []
     diagram = 0
     for group in groups:
-        group = _drop_captions(group)
-        runs = [v for k, v in group if k == "P"]
-        if not runs:
+        if not any(k == "P" for k, _ in group):
             continue
+        group = _drop_captions(group)
         assigned = _attach(group, labels)
         seen: set[Tradition] = set()
         started = False

@@ -1,0 +1,37 @@
+"""Benchmark the scanner (not a test: it prints figures).
+
+Scans the 禮記正義 seed (72 KB, 4,775 lines: the whole 投壺 chapter with its
+commentary) repeated to about 1 MB and 10 MB, as a user pasting a whole book
+would, and prints the time and throughput.
+
+Run from the repository root::
+
+    .venv/bin/python bench/bench_scan.py
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from guji.parser import scan
+
+SEED = Path(__file__).resolve().parents[1] / "tests" / "data" / "seeds" / "004_c01987349620dc35.txt"
+
+
+def main() -> None:
+    chapter = SEED.read_text(encoding="utf-8")
+    for copies in (1, 14, 140):
+        text = "\n".join([chapter] * copies)
+        best = float("inf")
+        for _ in range(3 if copies < 100 else 1):
+            t = time.perf_counter()
+            result = scan(text)
+            best = min(best, time.perf_counter() - t)
+        mb = len(text.encode("utf-8")) / 1e6
+        print(f"{mb:7.2f} MB, {len(text):>9,} chars: {len(result.patterns):>4} patterns in "
+              f"{best:6.3f} s ({mb / best:5.2f} MB/s)")
+
+
+if __name__ == "__main__":
+    main()

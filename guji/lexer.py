@@ -84,10 +84,6 @@ class SourceText:
         end = self._starts[line] if line < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r\n")
 
-    @property
-    def line_count(self) -> int:
-        return len(self._starts)
-
 
 def is_ignorable(ch: str) -> bool:
     """White space, punctuation and format characters: never meaningful."""

@@ -261,7 +261,6 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
     # 1. items: ('P', run tokens) | ('L', token) | ('H', token) | ('|', None) breaks
     items: list[tuple[str, object]] = []
     run: list[Token] = []
-    saw_label_or_half = None
 
     def close_run() -> None:
         nonlocal run
@@ -301,7 +300,6 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
         close_run()
         if tok.kind is Kind.LABEL:
             items.append(("L", tok))
-            saw_label_or_half = saw_label_or_half or tok
         elif tok.kind is Kind.HEADING:
             items.append(("H", tok))
         else:  # TEXT, UNCLOSED

@@ -227,10 +227,6 @@ class Score:
     def __iter__(self) -> Iterator[Event]:
         return self.events()
 
-    def drum_sequence(self) -> tuple[Drum | None, ...]:
-        """The drum of each stroke of one pass (clicks excluded)."""
-        return tuple(s.drum for s in self.played)
-
     def drum_at(self, index: int) -> Drum | None:
         """The drum of event *index* without building the event (same indexing
         as :meth:`event`: negative counts from the end, out of range is an

@@ -125,6 +125,12 @@ class Alignment:
         """True when A and B are equal (no differences at all)."""
         return self.distance == 0
 
+    def counts_text(self) -> str:
+        """``1 substitution, 0 insertions, 2 deletions``: the counts in words."""
+        return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in (
+            (self.substitutions, "substitution"), (self.insertions, "insertion"),
+            (self.deletions, "deletion")))
+
     @property
     def differences(self) -> tuple[Op, ...]:
         """The ops that are not matches, in order."""

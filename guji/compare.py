@@ -195,6 +195,7 @@ class Comparison:
         }
 
 
+#: Letters naming the variants (A, B, C …), here and in the pictures and page.
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -227,6 +228,13 @@ def _describe(score: Score, letter: str, name: str, extra: str = "") -> str:
             f"{what}{extra}")
 
 
+def _count_in_entry(score: Score, extra: str = "") -> Entry:
+    """The schedule line of *score*'s count-in: ``count-in, 4 clicks``."""
+    n = score.count_in
+    return Entry(score.time(0), score.pass_start(0),
+                 f"count-in, {n} click{'s' if n != 1 else ''}{extra}")
+
+
 def _check(patterns: Sequence[Pattern], mode: str, least: int = 2) -> tuple[Pattern, ...]:
     patterns = tuple(patterns)
     if mode not in MODES:
@@ -251,18 +259,11 @@ def sequence(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparis
         score = timing.score(p, slot=slot, count_in=timing.count_in if v == 0 else 0)
         parts.append(Part(score, name))
         if score.count_in:
-            schedule.append(Entry(score.time(0), score.pass_start(0),
-                                  f"count-in, {score.count_in} click"
-                                  f"{'s' if score.count_in != 1 else ''}"))
+            schedule.append(_count_in_entry(score))
         schedule.append(Entry(score.pass_start(0), score.duration,
                               _describe(score, _letter(v), name)))
         slot += len(score) + SEQUENCE_GAP_SLOTS
     return Comparison("sequence", patterns, timing, tuple(parts), tuple(cues), tuple(schedule))
-
-
-def sequence_starts(comparison: Comparison) -> tuple[float, ...]:
-    """Start time of each variant's part (``sequence`` mode)."""
-    return tuple(p.score.start for p in comparison.parts)
 
 
 def alternate(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
@@ -279,9 +280,7 @@ def alternate(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Compari
                                  count_in=timing.count_in if first else 0)
             parts.append(Part(score, name))
             if score.count_in:
-                schedule.append(Entry(score.time(0), score.pass_start(0),
-                                      f"count-in, {score.count_in} click"
-                                      f"{'s' if score.count_in != 1 else ''}"))
+                schedule.append(_count_in_entry(score))
             schedule.append(Entry(score.pass_start(0), score.duration,
                                   _describe(score, _letter(v), name,
                                             f", round {r + 1}/{rounds}")))
@@ -319,9 +318,7 @@ def stereo(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison
             score = timing.score(p, slot=timing.count_in, count_in=0)
         parts.append(Part(score, name, pan=pan))
         if score.count_in:
-            schedule.append(Entry(score.time(0), score.pass_start(0),
-                                  f"count-in, {score.count_in} click"
-                                  f"{'s' if score.count_in != 1 else ''} ({_side(pan)})"))
+            schedule.append(_count_in_entry(score, f" ({_side(pan)})"))
         schedule.append(Entry(score.pass_start(0), score.duration,
                               _describe(score, _letter(v), name, f", {_side(pan)}")))
     schedule.sort(key=lambda e: e.time)
@@ -336,13 +333,14 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     score = timing.score(a)
     part = Part(score, names[0])
     grid = align_many(patterns)
-    played = set(range(a.half_start, len(a.strokes))) if timing.rite is Rite.TOUHU \
-        else set(range(len(a.strokes)))
+    n = len(a.strokes)
+    first_played = a.half_start if timing.rite is Rite.TOUHU else 0
+    played = range(first_played, n)     # A's strokes the rite plays
 
     # Walk the grid: remember A's stroke index at or after each column.
     marks: list[Mark] = []
     next_a = [0] * (len(grid.columns) + 1)
-    nxt = len(a.strokes)
+    nxt = n
     for c in range(len(grid.columns) - 1, -1, -1):
         if grid.columns[c][0] is not None:
             nxt = grid.columns[c][0]
@@ -359,7 +357,7 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     def where(i: int, kind: str, others: list[str]) -> str:
         who = ", ".join(others)
         if kind == INS:
-            if i >= len(a.strokes):
+            if i >= n:
                 return f"{who}: an extra stroke after A's last stroke"
             return f"{who}: an extra stroke before A's stroke {i + 1}"
         s = a.strokes[i]
@@ -375,7 +373,6 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
         # An extra stroke sounds half a slot before A's stroke i (between
         # the two strokes it stands between); after the last one, half a slot
         # after it.
-        n = len(a.strokes)
         if kind == INS:
             # Heard when the two strokes it stands between are both played
             # (or it stands at an end of the pattern, next to a played one).
@@ -389,7 +386,7 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
         if not audible:
             marks.append(Mark(None, None, kind, variant, i, text))
             continue
-        k = position - (a.half_start if timing.rite is Rite.TOUHU else 0)
+        k = position - first_played
         for p in range(score.repeat):
             idx = score.count_in + p * score.per_pass + k
             t = max(0.0, score.time(idx) + offset * score.interval)
@@ -400,8 +397,7 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
 
     schedule = []
     if score.count_in:
-        schedule.append(Entry(score.time(0), score.pass_start(0),
-                              f"count-in, {score.count_in} click{'s' if score.count_in != 1 else ''}"))
+        schedule.append(_count_in_entry(score))
     others = ", ".join(f"{_letter(v)} {patterns[v].id}" for v in range(1, len(patterns)))
     verb = "differs" if len(patterns) == 2 else "differ"
     schedule.append(Entry(score.pass_start(0), score.duration,
@@ -452,7 +448,7 @@ def build_midi(comparison: Comparison, **options):
     (``<variant> · 鼙``, ``<variant> · 鼓``, ``<variant> · click``), and the
     conductor's pass markers say the round (``<variant> · round 2/3 · 半``).
     The bells are on the ``cue`` track. *options* are :func:`guji.midi.build_midi`'s
-    (``title`` defaults to the mode and the variants).
+    (``title``, when absent or ``None``, defaults to the mode and the variants).
     """
     import re
 
@@ -464,8 +460,9 @@ def build_midi(comparison: Comparison, **options):
     for p in comparison.parts:
         if p.name not in names:
             names.append(p.name)
-    options.setdefault("title", f"guji compare {comparison.mode}: " +
-                       " / ".join(p.id for p in comparison.patterns))
+    if options.get("title") is None:
+        options["title"] = (f"guji compare {comparison.mode}: "
+                            + " / ".join(p.id for p in comparison.patterns))
     midi = gmidi.build_midi(comparison.parts, comparison.cues, **options)
     if len(names) == len(comparison.parts):
         return midi
@@ -474,11 +471,9 @@ def build_midi(comparison: Comparison, **options):
                          + r")(?: \((\d+)\))?(?=$| · )")
     rounds = comparison.timing.repeat
 
-    def variant_of(part: str) -> tuple[str, int] | None:
+    def variant_of(part: str) -> str | None:
         m = pattern.match(part)
-        if not m or m.end() != len(part):
-            return None
-        return m.group(1), int(m.group(2) or 1)
+        return m.group(1) if m and m.end() == len(part) else None
 
     conductor = midi.tracks[0]
     for msg in conductor:
@@ -490,8 +485,7 @@ def build_midi(comparison: Comparison, **options):
                 rest = msg.text[m.end():].replace(" · pass 1/1", "")
                 msg.text = f"{m.group(1)}{gmidi.TRACK_SEPARATOR}round {n}/{rounds}{rest}"
 
-    groups: dict[tuple[str, object], list] = {}
-    order: list[tuple[str, object]] = []
+    groups: dict[tuple[str, object], list] = {}   # in first-seen order
     others = []
     for track in midi.tracks[1:]:
         part, voice = gmidi.split_track_name(track.name)
@@ -499,18 +493,13 @@ def build_midi(comparison: Comparison, **options):
         if found is None:
             others.append(track)
             continue
-        key = (found[0], voice)
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(track)
+        groups.setdefault((found, voice), []).append(track)
 
     merged = []
-    for key in order:
-        variant, voice = key
+    for (variant, voice), tracks in groups.items():
         events = []   # (absolute tick, track number, message number, message)
         end = 0
-        for t_no, track in enumerate(groups[key]):
+        for t_no, track in enumerate(tracks):
             tick = 0
             for m_no, msg in enumerate(track):
                 tick += msg.time

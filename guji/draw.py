@@ -49,6 +49,7 @@ from typing import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from .align import Grid, align_many
+from .compare import LETTERS
 from .errors import UsageError
 from .notation import HALF, Drum, Pattern
 from .textio import atomic_path
@@ -69,9 +70,6 @@ DIFF_FILL = "#ffcc33"        # a difference
 DIFF_OPACITY = "0.45"
 BEFORE_HALF_FILL = "#eeeeee"  # strokes played only in the 射禮
 GRID_COLOUR = "#cccccc"
-
-#: Letters naming the patterns in legends: A, B, C …
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 VIEWS = ("source", "timeline", "both")
 
@@ -218,10 +216,8 @@ def source_drawing(patterns: Sequence[Pattern], *, cell: float = 30.0,
 
     body = []
     for k, p in enumerate(patterns):
-        # Right to left: pattern 0 in the rightmost column.
-        cx = right - col_w * (k + 0.5)   # right to left
-        items: list[tuple[str, object]] = []
-        label = [("label", ch) for ch in p.tradition.label]
+        cx = right - col_w * (k + 0.5)   # right to left: pattern 0 in the rightmost column
+        label: list[tuple[str, object]] = [("label", ch) for ch in p.tradition.label]
         strokes: list[tuple[str, object]] = []
         for i, s in enumerate(p.strokes):
             if i == p.half_start:

@@ -562,15 +562,12 @@ def build_midi(parts, cues: Iterable[Cue] = (), *, title: str | None = None,
 
     # channels: percussion, or (melodic) click and cue channels reserved first,
     # drum tracks cycling through the rest (all Taiko Drum, so sharing is safe)
-    def channels():
-        free = list(MELODIC_CHANNELS)
-        reserved = {}
-        if any(p.score.count_in for p in parts):
-            reserved[Voice.CLICK] = free.pop()
-        if cues:
-            reserved[Voice.CUE] = free.pop()
-        return reserved, free
-    reserved, drum_channels = channels()
+    drum_channels = list(MELODIC_CHANNELS)
+    reserved: dict[Voice, int] = {}
+    if any(p.score.count_in for p in parts):
+        reserved[Voice.CLICK] = drum_channels.pop()
+    if cues:
+        reserved[Voice.CUE] = drum_channels.pop()
     next_drum_channel = 0
 
     def channel_for(voice: Voice) -> int:

@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 from . import __version__
 from .align import align_many, align_patterns
-from .compare import MODES, Comparison, Timing, compare
+from .compare import LETTERS, MODES, Comparison, Timing, compare
 from .draw import pattern_title, source_drawing, timeline_drawing
 from .errors import UsageError
 from .notation import HALF, Pattern
@@ -47,8 +47,6 @@ AUDIO_FORMATS: dict[str, tuple[str, str, str | None]] = {
     "wav": ("audio/wav", "WAV", "PCM_16"),
 }
 DEFAULT_AUDIO_FORMAT = "flac"
-
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: What each mode is, for the page (one line each).
 MODE_TEXT = {
@@ -163,15 +161,16 @@ def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """``1 pass``, ``2 passes``, ``3 strokes``."""
+    suffix = "" if n == 1 else ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{n} {word}{suffix}"
 
 
 def alignment_summary(a: Pattern, b: Pattern) -> str:
     al = align_patterns(a, b)
     if al.identical:
         return "identical"
-    return (f"{_plural(al.substitutions, 'substitution')}, {_plural(al.insertions, 'insertion')}, "
-            f"{_plural(al.deletions, 'deletion')} (edit distance {al.distance}, from A)")
+    return f"{al.counts_text()} (edit distance {al.distance}, from A)"
 
 
 def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Track],

@@ -34,7 +34,7 @@ from typing import Literal
 
 from .errors import Location, NotationError
 from .lexer import Kind, SourceText, Token, tokenize
-from .notation import HALF, Pattern, Stroke, Tradition
+from .notation import Pattern, Stroke, Tradition
 
 LabelMode = Literal["auto", "after", "before"]
 LABEL_MODES = ("auto", "after", "before")

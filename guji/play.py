@@ -296,20 +296,10 @@ def source_excerpt(pattern: Pattern, event: Event, *, tty: bool, width: int) -> 
     budget = max(0, width - mark_w)
     want_left = budget // 2
     if display_width(left) > want_left:
-        take = ""
-        for ch in reversed(left):
-            if display_width(take) + display_width(ch) > max(want_left - 1, 0):
-                break
-            take = ch + take
-        left = "…" + take
+        left = "…" + _take(reversed(left), max(want_left - 1, 0))[::-1]
     rest = max(0, budget - display_width(left))
     if display_width(right) > rest:
-        take = ""
-        for ch in right:
-            if display_width(take) + display_width(ch) > max(rest - 1, 0):
-                break
-            take += ch
-        right = take + "…"
+        right = _take(right, max(rest - 1, 0)) + "…"
     mark = f"{REVERSE}{glyph}{NORMAL}" if tty else f"[{glyph}]"
     return left + mark + right
 
@@ -317,9 +307,15 @@ def source_excerpt(pattern: Pattern, event: Event, *, tty: bool, width: int) -> 
 def _fit(text: str, width: int) -> str:
     if display_width(text) <= width:
         return text
-    out = ""
-    for ch in text:
-        if display_width(out) + display_width(ch) > width - 1:
+    return _take(text, width - 1) + "…"
+
+
+def _take(chars: Iterable[str], limit: int) -> str:
+    """The leading *chars* that fit in *limit* columns (up to the first that does not)."""
+    out, used = [], 0
+    for ch in chars:
+        used += display_width(ch)
+        if used > limit:
             break
-        out += ch
-    return out + "…"
+        out.append(ch)
+    return "".join(out)

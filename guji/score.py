@@ -243,7 +243,10 @@ class Score:
     def require_resolution(self, per_second: float, grid: str) -> None:
         """Raise :class:`UsageError` if two strokes would fall on one step of a
         grid of *per_second* steps a second (MIDI ticks, audio samples)."""
-        if self.interval * per_second < 1.0:
+        # 1e-9: a grid derived from the interval itself (MIDI's tempo is the
+        # interval in whole microseconds) gives exactly one step per stroke,
+        # which floating point may compute as 0.9999999999999999.
+        if self.interval * per_second < 1.0 - 1e-9:
             raise UsageError(f"interval {self.interval:g} s is finer than the {grid} grid "
                              f"({per_second:g} a second): strokes would collide")
 

@@ -530,8 +530,7 @@ def read_recording(path: str | os.PathLike) -> tuple[np.ndarray, int]:
 
 def _recorded(params: VoiceParams, rate: int) -> np.ndarray:
     data, source_rate = read_recording(params.sample)
-    x = resample(data, source_rate, rate)
-    x = x.copy() if x is data else x
+    x = resample(data, source_rate, rate)     # always a new, writable array
     _shape(x, 0.0, min(params.fade, len(x) / rate), rate)
     peak = float(np.max(np.abs(x)))
     if peak == 0:

@@ -177,6 +177,15 @@ def test_parts_of_the_same_name_stay_apart(tmp_path):
     assert len(reading.select(part=name)) == len(reading.select(part=f"{name} (2)")) == len(s)
 
 
+def test_one_tick_per_stroke_is_enough(tmp_path):
+    """Found by hypothesis: at 1 tick a beat the tempo is the interval in whole
+    microseconds, one stroke per tick, which float arithmetic put a hair under 1."""
+    score = Score(load("lu"), Rite.TOUHU, interval=2.6531)
+    reading = read_midi(write_midi(tmp_path / "one.mid", score, ticks_per_beat=1))
+    ticks = [h.tick for h in reading.hits]
+    assert ticks == list(range(len(score)))
+
+
 @settings(max_examples=40, deadline=None)
 @given(pattern=st.sampled_from(PATTERNS), rite=st.sampled_from(list(Rite)),
        interval=st.floats(min_value=MIN_INTERVAL, max_value=40.0, allow_nan=False),

@@ -30,13 +30,14 @@ def run(args) -> int:
     n_mismatch = sum(len(c.mismatches) for c in results)
     for c in results:
         width = max(len(ed) for ed in c.readings)
+        half_cols = _half_cols(c)
         print(f"{c.tradition.label}, diagram {c.diagram}  (base: {c.base})")
         for ed, row in c.columns.items():
-            cells = [cell or (HALF_GAP if i in _half_cols(c) else GAP) for i, cell in enumerate(row)]
+            cells = [cell or (HALF_GAP if i in half_cols else GAP) for i, cell in enumerate(row)]
             print(f"  {ed:<{width}}  {''.join(cells)}")
         if c.variants:
             diff_cols = {v.column for v in c.variants}
-            marks = [(DIFF if i in diff_cols else (HALF_GAP if i in _half_cols(c) else " "))
+            marks = [(DIFF if i in diff_cols else (HALF_GAP if i in half_cols else " "))
                      for i in range(len(next(iter(c.columns.values()))))]
             print(f"  {'':<{width}}  {''.join(marks).rstrip()}")
             for v in c.variants:

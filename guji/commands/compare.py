@@ -89,8 +89,6 @@ def run(args: argparse.Namespace) -> int:
     if args.mode == "stereo" and audio.get("channels") == 1:
         raise UsageError("--mode stereo needs two channels: drop --channels 1")
     midi_options = midi_options_from_args(args)
-    if midi_options.get("title") is None:
-        midi_options.pop("title", None)
     if args.output:
         out = Path(args.output)
         if out.suffix.lower() in MIDI_SUFFIXES:

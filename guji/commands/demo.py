@@ -15,7 +15,7 @@ from pathlib import Path
 from ..editions import default_edition, scan_edition
 from ..score import as_parts
 from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, parts_from_args
-from ._common import add_timing_options
+from ._common import add_timing_options, score_from_args
 
 DEFAULT_DIR = "guji-out"
 
@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
 def write_files(patterns, parts, options, args) -> int:
     from ..midi import default_filename, write_midi
     from ..render import write_audio
-    from ._common import score_from_args
 
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)

@@ -68,10 +68,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def diff_json(a: Pattern, b: Pattern, alignment: Alignment) -> dict:
     """The JSON of ``guji diff --json`` (see the module docstring)."""
     data = alignment.to_json()
@@ -96,7 +92,7 @@ def rows(grid: Grid, colour: bool = False) -> list[str]:
         if any(halves):
             out_a.append(HALF if halves[0] else HALF_FILLER)
             out_b.append(HALF if halves[1] else HALF_FILLER)
-            marks.append("  " if all(halves) else " " * 2)
+            marks.append("  ")     # 半 and its filler are both two columns wide
         if c == len(grid.columns):
             break
         cells = []
@@ -127,9 +123,7 @@ def diff_text(a: Pattern, b: Pattern, alignment: Alignment, colour: bool = False
     if alignment.identical:
         lines.append(f"identical: {len(a.strokes)} strokes, 半 after stroke {a.half_start}")
     else:
-        lines.append(f"{_plural(alignment.substitutions, 'substitution')}, "
-                     f"{_plural(alignment.insertions, 'insertion')}, "
-                     f"{_plural(alignment.deletions, 'deletion')} "
+        lines.append(f"{alignment.counts_text()} "
                      f"(edit distance {alignment.distance}, from A to B)")
         for op in alignment.differences:
             lines.append("  " + describe(op, a, b))

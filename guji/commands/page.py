@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
     timing = timing_from_args(args)
     audio = audio_options_from_args(args)
     index = write_page(args.output, patterns, timing, modes=args.modes,
-                       audio_format=args.audio_format, kit=audio.get("kit"),
-                       rate=audio.get("rate", 48000),
+                       audio_format=args.audio_format, kit=audio["kit"], rate=audio["rate"],
                        progress=lambda line: print(line, file=sys.stderr))
     print(f"open {index.resolve().as_uri()}")
     return 0

@@ -293,29 +293,19 @@ def split_track_name(name: str) -> tuple[str, Voice | None]:
     return name, None
 
 
-#: Names a user may give a voice in ``keys``/``velocities`` and on the command line.
-VOICE_NAMES: dict[str, Voice] = {
-    "鼙": Voice.SMALL, "○": Voice.SMALL, "small": Voice.SMALL, "pi": Voice.SMALL,
-    "鼓": Voice.BIG, "鼔": Voice.BIG, "□": Voice.BIG, "big": Voice.BIG, "gu": Voice.BIG,
-    "click": Voice.CLICK, "count-in": Voice.CLICK,
-    "cue": Voice.CUE, "bell": Voice.CUE,
-}
-
-
 def voice_of(name: str | Voice | Drum) -> Voice:
-    """The voice named by *name* (``鼙``, ``small``, ``pi``, ``鼓``, ``big``,
-    ``gu``, ``click``, ``cue``; a :class:`Voice` or a :class:`Drum` as is).
-    Raise :class:`UsageError` for anything else."""
+    """The voice named by *name* (:data:`guji.score.VOICE_NAMES`: ``鼙``,
+    ``small``, ``pi``, ``鼓``, ``big``, ``gu``, ``click``, ``cue``…; a
+    :class:`Voice` or a :class:`Drum` as is). Raise :class:`UsageError` for
+    anything else."""
     if isinstance(name, Voice):
         return name
     if isinstance(name, Drum):
         return Voice.of(name)
-    key = str(name).strip()
-    voice = VOICE_NAMES.get(key) or VOICE_NAMES.get(key.lower())
-    if voice is None:
-        raise UsageError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
-                         "click or cue")
-    return voice
+    try:
+        return Voice.from_name(name)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def default_filename(pattern: Pattern, suffix: str = ".mid") -> str:

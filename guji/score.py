@@ -305,11 +305,32 @@ class Voice(enum.Enum):
     CUE = "cue"
 
     @classmethod
+    def from_name(cls, name: str) -> "Voice":
+        """The voice a user names (see :data:`VOICE_NAMES`, any case); ``ValueError``
+        for anything else."""
+        key = str(name).strip().lower()
+        for voice, names in VOICE_NAMES.items():
+            if key in names:
+                return voice
+        raise ValueError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
+                         "click or cue")
+
+    @classmethod
     def of(cls, drum: Drum | None) -> "Voice":
         """The voice of a drum; ``None`` (a count-in event) is the click."""
         if drum is None:
             return cls.CLICK
         return cls.SMALL if drum is Drum.SMALL else cls.BIG
+
+
+#: The names a voice goes by on the command line (``--map``, ``--velocity``,
+#: ``--pan``), in kit files and as recording file names in a kit directory.
+VOICE_NAMES: dict[Voice, tuple[str, ...]] = {
+    Voice.SMALL: ("small", "鼙", "pi", "○"),
+    Voice.BIG: ("big", "鼓", "鼔", "gu", "□"),
+    Voice.CLICK: ("click", "count-in"),
+    Voice.CUE: ("cue", "bell"),
+}
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ from typing import Any
 import numpy as np
 
 from .errors import UsageError
-from .score import Voice
+from .score import VOICE_NAMES, Voice
 
 try:  # Python 3.11+
     import tomllib
@@ -321,24 +321,13 @@ DEFAULT_CUE = VoiceParams(
     seed=4,
 )
 
-#: Names a voice goes by in kit files and on the command line.
-VOICE_NAMES: dict[Voice, tuple[str, ...]] = {
-    Voice.SMALL: ("small", "鼙", "pi"),
-    Voice.BIG: ("big", "鼓", "鼔", "gu"),
-    Voice.CLICK: ("click",),
-    Voice.CUE: ("cue",),
-}
-
 _FIELD = {Voice.SMALL: "small", Voice.BIG: "big", Voice.CLICK: "click", Voice.CUE: "cue"}
 
 
 def voice_from_name(name: str) -> Voice:
-    """``small``/``鼙``/``pi`` → SMALL, ``big``/``鼓``/``gu`` → BIG, ``click``, ``cue``."""
-    key = name.strip().lower()
-    for voice, names in VOICE_NAMES.items():
-        if key in names:
-            return voice
-    raise ValueError(f"unknown voice {name!r}: use small (鼙), big (鼓), click or cue")
+    """``small``/``鼙``/``pi`` → SMALL, ``big``/``鼓``/``gu`` → BIG, ``click``, ``cue``
+    (:meth:`guji.score.Voice.from_name`)."""
+    return Voice.from_name(name)
 
 
 @dataclass(frozen=True)

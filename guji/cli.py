@@ -15,6 +15,7 @@ import sys
 
 from . import __version__
 from .errors import GujiError, NotationError
+from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
 COMMANDS = ("demo", "list", "show", "scan", "collate", "glyphs", "midi", "render", "play",
@@ -67,6 +68,15 @@ def report(error: GujiError) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
+    try:
+        return _run(argv)
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

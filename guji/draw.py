@@ -46,16 +46,28 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 from .align import Grid, align_many
 from .compare import LETTERS
-from .errors import UsageError
+from .errors import UsageError, escape_controls
 from .notation import HALF, Drum, Pattern
 from .textio import atomic_path
 
 #: Fonts for Chinese text, most wanted first (traditional-character serif
 #: fonts, then simplified, then sans), ending with the generic family.
+
+def escape(text: str) -> str:
+    """XML text of *text*, control characters shown as ``U+0001`` (XML 1.0 has
+    no way to hold most of them, even as character references)."""
+    return saxutils.escape(escape_controls(str(text)))
+
+
+def quoteattr(text: str) -> str:
+    """A quoted XML attribute value of *text*, controls escaped as in :func:`escape`."""
+    return saxutils.quoteattr(escape_controls(str(text)))
+
+
 FONT_FAMILY = ("'Noto Serif CJK TC', 'Noto Serif CJK SC', 'Source Han Serif TC', "
                "'Source Han Serif SC', 'Songti TC', 'STSong', 'PMingLiU', 'MingLiU', "
                "'SimSun', 'Noto Sans CJK TC', 'Noto Sans CJK SC', 'Microsoft JhengHei', "

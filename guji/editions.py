@@ -17,11 +17,12 @@ import hashlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 from importlib import resources
 
 from .errors import UsageError
 from .notation import Pattern, Tradition
-from .parser import ScanResult, scan
+from .parser import Notice, ScanResult, scan
 from .textio import read_text
 
 try:  # Python 3.11+
@@ -148,8 +149,14 @@ class PatternId:
                          f"({', '.join(sorted(slugs))}) nor an existing file")
 
 
-def load(pattern_id: str, encoding: str | None = None, labels: str = "auto") -> Pattern:
+def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
+         warn: Callable[[Notice], None] | None = None) -> Pattern:
     """The pattern named by *pattern_id* (see the module docstring).
+
+    For a text file, *warn* (if given) is called with each of the scan's
+    notices (patterns it could not read, ambiguous labels …); when the
+    pattern asked for is not there, the error says what the scan found and
+    repeats its first notice.
 
     >>> load("lu:2").notation()
     '○□○○□□○○半○□○○□○○○○□○□○'
@@ -159,12 +166,23 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto") -> 
         text, _ = read_text(pid.source, encoding)
         result = scan(text, filename=pid.source, labels=labels)
         where = pid.source
+        if warn is not None:
+            for notice in result.notices:
+                warn(notice)
     else:
         result = scan_edition(pid.source)
         where = f"edition {pid.source}"
     found = result.find(pid.tradition, pid.diagram)
     if found is None:
         have = ", ".join(f"{p.tradition.slug}:{p.diagram}" for p in result.patterns) or "none"
+        said = ""
+        if result.notices and warn is not None:
+            said = f"; see the warning{'s' if len(result.notices) > 1 else ''} above"
+        elif result.notices:
+            first = result.notices[0]
+            more = len(result.notices) - 1
+            said = (f"; the scan warned at {first.location or 'the end'}: {first.message}"
+                    + (f" (and {more} more: guji scan {pid.source})" if more else ""))
         raise UsageError(f"{pattern_id}: {where} has no {pid.tradition.label} in diagram "
-                         f"{pid.diagram} (it has: {have})")
+                         f"{pid.diagram} (it has: {have}){said}")
     return found

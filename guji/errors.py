@@ -25,6 +25,33 @@ class EncodingError(GujiError):
     """A text file none of the supported encodings can decode."""
 
 
+#: Characters never written raw to a terminal, a drawing or a page: C0/C1
+#: controls (ESC would drive the terminal, NUL is not XML), format characters
+#: (bidirectional overrides reorder what follows), surrogates, and the
+#: Unicode line and paragraph separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def escape_controls(text: str) -> str:
+    """*text* with every control or format character written as ``U+001B``.
+
+    >>> escape_controls("a\x1b[2Jb")
+    'aU+001B[2Jb'
+    """
+    if text.isprintable():
+        return text
+    return "".join(f"U+{ord(ch):04X}" if unicodedata.category(ch) in _HIDDEN_CATEGORIES else ch
+                   for ch in text)
+
+
+def describe_char(text: str) -> str:
+    """``'▲' (U+25B2)`` for one character; ``'[]'`` for more; controls escaped."""
+    if len(text) == 1:
+        shown = escape_controls(text)
+        return f"'{text}' (U+{ord(text):04X})" if shown == text else f"{shown}"
+    return f"'{escape_controls(text)}'"
+
+
 def display_width(text: str) -> int:
     """Terminal columns *text* takes: East Asian wide and full-width count 2."""
     width = 0
@@ -78,17 +105,22 @@ class NotationError(GujiError):
 
     def headline(self) -> str:
         """``file:line:column: message`` on one line."""
-        name = self.filename or "<text>"
+        name = escape_controls(self.filename or "<text>")
+        message = escape_controls(self.message)
         if self.location is None:
-            return f"{name}: {self.message}"
-        return f"{name}:{self.location.line}:{self.location.column}: {self.message}"
+            return f"{name}: {message}"
+        return f"{name}:{self.location.line}:{self.location.column}: {message}"
 
     def caret(self) -> str:
         """The source line and a caret under the bad column (two lines), or ''."""
         if self.location is None or self.source_line is None:
             return ""
-        line = self.source_line.replace("\t", " ")
+        raw = self.source_line.replace("\t", " ")
         col = self.location.column - 1
+        # controls are shown escaped (U+001B), the caret moved past their width
+        line = escape_controls(raw)
+        if line != raw:
+            col = len(escape_controls(raw[:col]))
         # Long lines (seed 000 is one 16,000-character line) are cut to a window.
         start = max(0, col - 30)
         end = min(len(line), col + 30)

@@ -3,15 +3,24 @@
 The lexer knows characters, not structure: it says which characters are
 strokes, which are the 半 marker, labels, headings, commentary notes, prose or
 unknown symbols, and drops what never matters (white space, punctuation,
-page-break markup). :mod:`guji.parser` gives the tokens their structure.
+markup). :mod:`guji.parser` gives the tokens their structure.
 
 Ignored everywhere: white space (including the ideographic space U+3000 and
 line breaks), punctuation (ASCII and full-width: the editor's, not the
-source's), format characters such as a BOM, the ``¶`` line mark and markup
-tags such as ``<pb:…>``.
+source's), format characters such as a BOM, the ``¶`` line mark, markup tags
+such as ``<pb:…>``, the ASCII markup of notes and mail (`` ` ``, ``|``, ``~``,
+``>`` quote marks at the start of a line), and list markers at the start of a
+line (``1.``, ``2)``, ``a.``, ``一、``, ``①``, a bullet symbol followed by a
+space).
 
 Notes — ``( )``, ``（ ）``, ``【 】`` — are commentary: one :attr:`Kind.NOTE`
 token each, nested notes included, so strokes inside them are not strokes.
+Brackets holding nothing but white space (``()``, ``[]``, ``【】``) are not
+notes but :attr:`Kind.SYMBOL` tokens: typed inside a pattern they usually stand
+for a stroke (``()`` for ○, ``[]`` for □), and the parser says so.
+
+The lexer runs in linear time whatever the text: the note brackets are
+matched in one pass over the text before the tokens are made.
 """
 
 from __future__ import annotations
@@ -85,9 +94,14 @@ class SourceText:
         return self.text[start:end].rstrip("\r\n")
 
 
+#: ASCII symbols of markup (Markdown code and tables, strike-through) that are
+#: ignored like punctuation.
+MARKUP_SYMBOLS = "`|~"
+
+
 def is_ignorable(ch: str) -> bool:
-    """White space, punctuation and format characters: never meaningful."""
-    if ch.isspace():
+    """White space, punctuation, markup symbols and format characters: never meaningful."""
+    if ch.isspace() or ch in MARKUP_SYMBOLS:
         return True
     cat = unicodedata.category(ch)
     return cat[0] == "P" or cat == "Cf"
@@ -104,9 +118,11 @@ def _alternation(words) -> str:
 
 #: Punctuation that editions put between strokes, skipped in runs (any other
 #: punctuation is skipped too, one character at a time).
-_COMMON_PUNCTUATION = re.escape("。，、；：！？「」『』《》〈〉·…—,.;:!?'\"-¶")
+_COMMON_PUNCTUATION = re.escape("。，、；：！？「」『』《》〈〉·…—,.;:!?'\"-¶*#_" + MARKUP_SYMBOLS)
 _STROKES = "".join(re.escape(g) for g in (*ROUND_GLYPHS, *SQUARE_GLYPHS))
 _WORD_STOP = f"{_alternation(LABELS)}|{_alternation(HEADINGS)}|[{_STROKES}{HALF}]"
+#: Brackets with nothing but white space inside: not a note (see the module docstring).
+_EMPTY_BRACKETS = r"\(\s*\)|（\s*）|\[\s*\]|［\s*］|【\s*】|〔\s*〕"
 #: One regular expression finds the next token; the order of the groups
 #: matters (strokes 囗 口 〇 are word characters, labels are longer than headings).
 _TOKEN = re.compile(
@@ -116,9 +132,59 @@ _TOKEN = re.compile(
     rf"|(?P<heading>{_alternation(HEADINGS)})"
     rf"|(?P<text>(?:(?!{_WORD_STOP})[^\W_])+)"   # prose: letters and digits
     rf"|(?P<space>[\s{_COMMON_PUNCTUATION}]+)"   # skipped: the common case, fast
+    rf"|(?P<empty>{_EMPTY_BRACKETS})"
     rf"|(?P<other>.)",
     re.S)
 _BRACKET = re.compile("[" + re.escape("".join(NOTE_BRACKETS) + "".join(_CLOSERS)) + "]")
+
+#: A list marker's word: 1, 12, a, iv, 一, 十二, ① … (followed by one of
+#: :data:`_LIST_MARKER_ENDS`, except a circled number, which stands alone).
+_LIST_WORD = re.compile(r"(?:\d{1,3}|[A-Za-z]|[ivxlcIVXLC]{1,4}|[一二三四五六七八九十]{1,3})")
+_LIST_MARKER_ENDS = ".)．）、:："
+_CIRCLED = re.compile("[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u24f5-\u24fe\u2776-\u2793]")
+#: What may stand between the start of a line and a list or quote marker.
+_LINE_INDENT = " \t\u3000>"
+
+
+def _at_line_start(text: str, i: int) -> bool:
+    """True if only indentation (and ``>`` quote marks) stands between the
+    start of the line and *i*."""
+    j = i - 1
+    while j >= 0 and text[j] in _LINE_INDENT:
+        j -= 1
+    return j < 0 or text[j] in "\r\n"
+
+
+def _is_list_marker(text: str, i: int, word: str) -> bool:
+    """Whether the prose *word* at *i* is a list marker (``1.``, ``b)``, ``一、``, ``①``)."""
+    if len(word) > 4:
+        return False
+    if _CIRCLED.fullmatch(word):
+        return _at_line_start(text, i)
+    end = i + len(word)
+    return (end < len(text) and text[end] in _LIST_MARKER_ENDS
+            and _LIST_WORD.fullmatch(word) is not None and _at_line_start(text, i))
+
+
+def match_notes(text: str) -> dict[int, int]:
+    """Where each note bracket's note ends: opener offset → offset just past
+    its closer, for every opener that is closed.
+
+    Notes nest; a closer that does not match the innermost open note is part
+    of that note's text. One pass over the brackets of the text: linear
+    time, however many brackets are left open.
+    """
+    ends: dict[int, int] = {}
+    if not any(closer in text for closer in _CLOSERS):
+        return ends
+    stack: list[tuple[int, str]] = []
+    for m in _BRACKET.finditer(text):
+        ch = m.group()
+        if ch in NOTE_BRACKETS:
+            stack.append((m.start(), NOTE_BRACKETS[ch]))
+        elif stack and ch == stack[-1][1]:
+            ends[stack.pop()[0]] = m.end()
+    return ends
 
 
 def tokenize(source: SourceText) -> list[Token]:
@@ -127,7 +193,18 @@ def tokenize(source: SourceText) -> list[Token]:
     n = len(text)
     tokens: list[Token] = []
     append = tokens.append
-    loc = source.location
+    starts = source._starts
+    last_line = len(starts) - 1
+    line = 0
+
+    def loc(offset: int) -> Location:
+        # offsets only grow: walk the line starts forward instead of bisecting
+        nonlocal line
+        while line < last_line and starts[line + 1] <= offset:
+            line += 1
+        return Location(offset, line + 1, offset - starts[line] + 1)
+
+    note_ends = match_notes(text)
     i = 0
     match = _TOKEN.match
     while i < n:
@@ -143,12 +220,23 @@ def tokenize(source: SourceText) -> list[Token]:
         elif kind == "heading":
             append(Token(Kind.HEADING, value, loc(i)))
         elif kind == "text":
-            append(Token(Kind.TEXT, value, loc(i)))
+            if not _is_list_marker(text, i, value):
+                append(Token(Kind.TEXT, value, loc(i)))
+        elif kind == "empty":
+            append(Token(Kind.SYMBOL, value, loc(i)))
+        elif kind == "space":
+            pass
         elif kind == "other":
             if value in NOTE_BRACKETS:
-                end = _note_end(text, i)
+                end = note_ends.get(i)
                 if end is None:
-                    append(Token(Kind.UNCLOSED, value, loc(i)))
+                    # a run of unclosed openers is one token (linear time, one break)
+                    j = i + 1
+                    while j < n and text[j] in NOTE_BRACKETS and j not in note_ends:
+                        j += 1
+                    append(Token(Kind.UNCLOSED, text[i:j], loc(i)))
+                    i = j
+                    continue
                 else:
                     append(Token(Kind.NOTE, text[i:end], loc(i)))
                     i = end
@@ -158,27 +246,13 @@ def tokenize(source: SourceText) -> list[Token]:
                 continue
             elif value in _CLOSERS or is_ignorable(value):
                 pass
+            elif value == ">" and _at_line_start(text, i):
+                pass                                  # a quote mark (e-mail, Markdown)
             elif _is_symbol(value):
-                append(Token(Kind.SYMBOL, value, loc(i)))
+                if not (_at_line_start(text, i) and i + 1 < n and text[i + 1] in " \t\u3000"):
+                    append(Token(Kind.SYMBOL, value, loc(i)))
+                # else: a bullet (▲ ● ◆ …) opening a list item
             else:  # combining marks and the like: prose
                 append(Token(Kind.TEXT, value, loc(i)))
         i = m.end()
     return tokens
-
-
-def _note_end(text: str, start: int) -> int | None:
-    """Index just past the note opened at *start*, or ``None`` if unclosed.
-
-    Notes nest; a closer that does not match the innermost opener is part of
-    the note's text.
-    """
-    stack = [NOTE_BRACKETS[text[start]]]
-    for m in _BRACKET.finditer(text, start + 1):
-        ch = m.group()
-        if ch in NOTE_BRACKETS:
-            stack.append(NOTE_BRACKETS[ch])
-        elif ch == stack[-1]:
-            stack.pop()
-            if not stack:
-                return m.end()
-    return None

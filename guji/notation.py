@@ -113,6 +113,17 @@ SQUARE_GLYPHS: dict[str, str] = {
     "\u25a2": "▢ WHITE SQUARE WITH ROUNDED CORNERS: OCR",
 }
 
+#: Characters typed for a stroke that are *not* accepted, with the glyph they
+#: were probably meant for: inside a pattern each is an error that suggests
+#: the glyph (``guji glyphs`` lists them). Empty brackets count as one
+#: character here: ``()`` drawn for ○, ``[]`` for □.
+LOOKALIKES: dict[str, str] = {
+    **dict.fromkeys(["o", "O", "0", "°", "º", "ｏ", "Ｏ", "０", "●", "◎", "◦", "∘", "⚪", "⭕",
+                     "❍", "⚬", "⊙", "◌", "◉", "()", "（）", "〔〕"], "\u25cb"),
+    **dict.fromkeys(["☐", "◻", "◽", "⬜", "▫", "❑", "❒", "◼", "▣", "[]", "［］", "【】"],
+                    "\u25a1"),
+}
+
 #: Score labels as editions write them (鼔 is a variant of 鼓, 薜 a miscopy of 薛).
 LABELS: dict[str, Tradition] = {
     "魯鼓": Tradition.LU, "鲁鼓": Tradition.LU, "魯鼔": Tradition.LU, "鲁鼔": Tradition.LU,

@@ -34,7 +34,7 @@ from . import __version__
 from .align import align_many, align_patterns
 from .compare import LETTERS, MODES, Comparison, Timing, compare
 from .draw import pattern_title, source_drawing, timeline_drawing
-from .errors import UsageError
+from .errors import UsageError, escape_controls
 from .notation import HALF, Pattern
 from .score import Part, part_name
 from .textio import atomic_path
@@ -126,7 +126,7 @@ table.alignment td.gap { color: #999; }
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    return html.escape(escape_controls(str(text)), quote=True)
 
 
 def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:

@@ -23,9 +23,10 @@ import sys
 from dataclasses import dataclass
 from typing import Iterable, TextIO
 
-from .errors import GujiError, display_width
+from .errors import GujiError, display_width, escape_controls
 from .notation import Pattern, Rite
 from .render import Mix
+from .terminal import unescaped
 from .score import Cue, Event, Part
 from .voices import Kit
 
@@ -220,7 +221,7 @@ class StrokeDisplay:
 
     def __init__(self, mix: Mix, out: TextIO, tty: bool | None = None, width: int | None = None):
         self.mix = mix
-        self.out = out
+        self.out = unescaped(out)      # the content is escaped here, the codes are ours
         if tty is None:
             try:
                 tty = bool(out.isatty())
@@ -267,8 +268,9 @@ def format_stroke(part: Part, event: Event, *, tty: bool, width: int = 100) -> s
     """
     score = part.score
     if event.drum is None:
-        return _fit(f"{part.name}  count-in {event.index + 1}/{score.count_in}", width)
-    head = (f"{part.name}  pass {event.pass_index + 1}/{score.repeat}  "
+        return _fit(escape_controls(f"{part.name}  count-in {event.index + 1}/{score.count_in}"),
+                    width)
+    head = escape_controls(f"{part.name}  pass {event.pass_index + 1}/{score.repeat}  "
             f"{event.position + 1}/{score.per_pass} {event.drum.value}  ")
     room = max(10, width - display_width(head))
     return head + source_excerpt(score.pattern, event, tty=tty, width=room)
@@ -289,6 +291,9 @@ def source_excerpt(pattern: Pattern, event: Event, *, tty: bool, width: int) -> 
     else:   # no source text: show the normalised notation
         text, col = pattern.notation(Rite.SHE, marker=False), stroke.index
     text = text.replace("\t", " ").rstrip("\r\n")
+    # controls in the source shown escaped (U+001B), the glyph's column moved with them
+    col = len(escape_controls(text[:col]))
+    text = escape_controls(text)
     glyph = text[col]
     left, right = text[:col], text[col + 1:]
     mark_w = display_width(glyph) + (0 if tty else 2)

@@ -77,8 +77,9 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import UsageError, escape_controls
 from .score import Cue, Event, Part, Score, Voice, as_parts, total_duration
+from .terminal import unescaped
 from .textio import atomic_path
 from .voices import Kit, _check_rate, default_kit, one_shot
 
@@ -651,8 +652,8 @@ class ProgressBar:
     def __init__(self, label: str = "rendering", stream=None, delay: float = 0.5,
                  clock: Callable[[], float] = time.monotonic, rate: int | None = None,
                  width: int = 30):
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
+        self.label = escape_controls(label)
+        self.stream = unescaped(stream if stream is not None else sys.stderr)
         self.delay = delay
         self.clock = clock
         self.rate = rate

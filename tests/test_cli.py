@@ -121,3 +121,51 @@ def test_glyphs_table(capsys):
     assert main(["glyphs", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert "U+56D7" in d["square"] and "U+3007" in d["round"]
+
+
+# -- control characters are shown escaped, never obeyed ---------------------------------
+
+def guji(*args, cwd):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run(GUJI + list(args), capture_output=True, env=env, cwd=cwd,
+                          text=True, encoding="utf-8")
+
+
+def test_control_characters_in_input_are_escaped_in_errors(tmp_path):
+    (tmp_path / "ctl.txt").write_text("x\x1b[31mred\x07 魯鼓 ○□\x1b○半○\n", encoding="utf-8")
+    r = guji("scan", "ctl.txt", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
+    first, shown, caret = r.stderr.splitlines()[:3]
+    assert first.startswith("guji: ctl.txt:1:17: unknown symbol U+001B")
+    # the caret stands under the escaped symbol (wide characters count two columns)
+    from guji.errors import display_width
+    at = shown.index("U+001B○半")
+    assert display_width(shown[:at]) == caret.index("^")
+
+
+def test_control_characters_in_a_file_name_are_escaped_in_messages(tmp_path):
+    name = "n\x01\x1b.txt"
+    (tmp_path / name).write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", encoding="utf-8")
+    r = guji("show", f"lu@{name}", cwd=tmp_path)
+    assert r.returncode == 0
+    assert "\x01" not in r.stdout and "\x1b" not in r.stdout
+    assert "nU+0001U+001B.txt" in r.stdout
+    r = guji("show", f"xue@{name}", cwd=tmp_path)
+    assert r.returncode == 2 and "\x01" not in r.stderr and "U+0001" in r.stderr
+
+
+def test_control_characters_in_a_file_name_make_well_formed_svg_and_html(tmp_path):
+    import xml.etree.ElementTree as ET
+    name = "n\x01.txt"
+    (tmp_path / name).write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n薛鼓 ○□○半○□○\n",
+                                 encoding="utf-8")
+    r = guji("draw", f"lu@{name}", f"xue@{name}", "-o", "x.svg", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    svg = (tmp_path / "x.svg").read_text(encoding="utf-8")
+    ET.fromstring(svg)                      # well-formed: no raw U+0001
+    assert "\x01" not in svg and "U+0001" in svg
+    r = guji("page", f"lu@{name}", f"xue@{name}", "-o", "pg/", "--audio-format", "wav", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "pg" / "index.html").read_text(encoding="utf-8")
+    assert "\x01" not in page and "U+0001" in page

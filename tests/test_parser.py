@@ -282,3 +282,83 @@ def test_parse_round_trips_the_notation(before, after, label):
     p = parse(label + text)
     assert p.notation() == text
     assert len(p.half) == len(after)
+
+
+# -- properties of reading whole texts (issue: never a silent misreading) ---------
+
+from guji.editions import editions, scan_edition  # noqa: E402
+from guji.lexer import is_ignorable  # noqa: E402
+from guji.notation import HALF  # noqa: E402
+
+FOUR = [("魯", 1, LU1), ("薛", 1, XUE1), ("魯", 2, LU2), ("薛", 2, XUE2)]
+
+#: Ignorable text that may stand anywhere between strokes and labels.
+INLINE = st.sampled_from(["", " ", "\u3000", "，", "。", ", ", "\n", "\n\n", "\n \n\n", "（注）",
+                          "【一本同】", "<pb:12a>", "¶", "**", "、", "；\n"])
+#: Separators between the items of a diagram (pattern, label): also list markers.
+BETWEEN = st.sampled_from(["", " ", "\u3000\u3000", "：", "\n", "\n\n", "\n- ", "\n* ", "\n1. ",
+                           "\n2) ", "\n一、", "\n> ", "\n• ", " — ", "（鄭注）\n"])
+#: Separators between the two diagrams: the above, or a line of prose.
+BETWEEN_DIAGRAMS = st.sampled_from(["\n\n", "\n", "", "\nThe second diagram differs.\n",
+                                    "\n此與前圖異亦一家之說\n", "\n次の図は異なる。\n", "\n\n---\n\n"])
+
+
+@st.composite
+def written_pattern(draw, notation: str) -> str:
+    """*notation* with ignorable text drawn between some of its glyphs."""
+    out = []
+    for ch in notation:
+        out.append(ch)
+        if draw(st.integers(0, 4)) == 0:
+            out.append(draw(INLINE))
+    return "".join(out).rstrip()
+
+
+@st.composite
+def two_diagrams(draw) -> str:
+    """Diagram 1 (labels after, with or without the heading 鼓) and diagram 2
+    (labels before), joined by ignorable separators or prose lines."""
+    sep = lambda: draw(BETWEEN)  # noqa: E731
+    heading = draw(st.sampled_from(["鼓", "鼔", "記鼓", "右鼔", ""]))
+    first = (heading + sep() + draw(written_pattern(LU1)) + sep() + "魯鼓" + sep()
+             + draw(written_pattern(XUE1)) + sep() + "薛鼓")
+    second = ("魯鼓" + sep() + draw(written_pattern(LU2)) + sep() + "薛鼓" + sep()
+              + draw(written_pattern(XUE2)))
+    return draw(st.sampled_from(["", "Notes on 投壺:\n", "# 投壺\n\n"])) + first \
+        + draw(BETWEEN_DIAGRAMS) + second + draw(st.sampled_from(["", "\n", "\n(end)\n"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(two_diagrams())
+def test_real_diagrams_joined_by_ignorable_separators_read_exactly(text):
+    assert found(text) == FOUR, text
+
+
+def _stroke_gaps(text: str) -> list[int]:
+    """Offsets just after each stroke that has another stroke of its pattern after it."""
+    return [s.location.offset + 1 for p in scan(text).patterns for s in p.strokes[:-1]]
+
+
+def _texts_with_four_patterns() -> list[str]:
+    return [e.text() for e in editions()] + [
+        "鼓\n\n" + LU1 + "　魯鼓\n\n" + XUE1 + "　薛鼓\n\n\n魯鼓　" + LU2 + "\n\n薛鼓　" + XUE2 + "\n"]
+
+
+TYPO = st.characters(exclude_categories=("Cs",)).filter(
+    lambda c: not is_ignorable(c) and c != HALF and c not in ROUND_GLYPHS and c not in SQUARE_GLYPHS)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(_texts_with_four_patterns()), st.data(), TYPO)
+def test_one_character_between_two_strokes_is_an_error_at_that_character(text, data, typo):
+    at = data.draw(st.sampled_from(_stroke_gaps(text)))
+    bad = text[:at] + typo + text[at:]
+    with pytest.raises(NotationError) as e:
+        scan(bad, filename="t.txt")
+    assert e.value.location.offset == at, (e.value, repr(typo))
+
+
+@pytest.mark.parametrize("ed", editions(), ids=lambda e: e.slug)
+def test_shipped_editions_read_the_four_patterns(ed):
+    got = [(p.score, p.diagram) for p in scan_edition(ed.slug).patterns]
+    assert got == [(s, d) for s, d, _ in FOUR]

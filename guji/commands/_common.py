@@ -33,9 +33,18 @@ def print_json(data) -> None:
 
 
 def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
-    """Load each id (see ``guji.editions``) with the input options of *args*."""
+    """Load each id (see ``guji.editions``) with the input options of *args*;
+    the warnings of scanning a user's text file go to stderr, once each."""
+    said: set[str] = set()
+
+    def warn(notice) -> None:
+        line = f"guji: {notice}"
+        if line not in said:
+            said.add(line)
+            print(line, file=sys.stderr)
+
     return [load(i, encoding=getattr(args, "encoding", None),
-                 labels=getattr(args, "labels", "auto")) for i in ids]
+                 labels=getattr(args, "labels", "auto"), warn=warn) for i in ids]
 
 
 def add_timing_options(parser: argparse.ArgumentParser) -> None:

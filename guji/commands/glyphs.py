@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..notation import HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
+from ..notation import HEADINGS, LABELS, LOOKALIKES, ROUND_GLYPHS, SQUARE_GLYPHS
 from ._common import add_json_option, print_json
 
 
@@ -22,6 +22,7 @@ def run(args) -> int:
             "half": "半",
             "labels": {k: v.value for k, v in LABELS.items()},
             "headings": list(HEADINGS),
+            "refused": {k: v for k, v in LOOKALIKES.items()},
         })
         return 0
     print("round ○ = one stroke on the 鼙 (small drum):")
@@ -33,6 +34,10 @@ def run(args) -> int:
     print("半 = the half marker: from 半 to the end is played for 投壺, the whole for 射禮")
     print("labels: " + " ".join(LABELS))
     print("headings: " + " ".join(HEADINGS))
-    print("ignored: white space (incl. U+3000), punctuation, ¶, <pb:…> tags; "
-          "notes in ( ) （ ） 【 】 are commentary")
+    print("ignored: white space (incl. U+3000), punctuation, ¶, <pb:…> tags, list markers "
+          "(1. a) 一、 ①) and quote marks (>) at the start of a line; notes in ( ) （ ） 【 】 "
+          "are commentary")
+    for glyph in ("\u25cb", "\u25a1"):
+        shown = " ".join(k for k, v in LOOKALIKES.items() if v == glyph)
+        print(f"refused inside a pattern, with a suggestion of {glyph}: {shown}")
     return 0

@@ -15,10 +15,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from guji.editions import load
-from guji.midi import read_midi, write_midi
-from guji.notation import Rite
-from guji.score import Cue, Score
+from guji.text.editions import load
+from guji.midi.write import read_midi, write_midi
+from guji.text.notation import Rite
+from guji.timing.score import Cue, Score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import onsets  # noqa: E402

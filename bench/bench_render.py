@@ -32,10 +32,10 @@ import textwrap
 import time
 from pathlib import Path
 
-from guji.editions import load
-from guji.notation import Rite
-from guji.render import write_audio
-from guji.score import Score
+from guji.text.editions import load
+from guji.text.notation import Rite
+from guji.sound.mixer import write_audio
+from guji.timing.score import Score
 
 SOUNDFONT = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 RATE = 48000
@@ -50,7 +50,7 @@ def score_300s() -> Score:
 
 def write_mid(path: Path, score: Score) -> None:
     """The score's events as a MIDI file (guji's own writer: the same events)."""
-    from guji.midi import write_midi
+    from guji.midi.write import write_midi
     write_midi(path, score)
 
 
@@ -110,14 +110,14 @@ def bench_memory(hours: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "long.wav"
         code = textwrap.dedent(f"""
-            from guji.editions import load
-            from guji.notation import Rite
-            from guji.render import write_audio
-            from guji.score import Score
+            from guji.text.editions import load
+            from guji.text.notation import Rite
+            from guji.sound.mixer import write_audio
+            from guji.timing.score import Score
             score = Score(load("lu:1"), Rite.SHE, 0.6, repeat={passes})
             write_audio({str(out)!r}, score)
         """)
-        _, base = child_maxrss("import numpy, soundfile, guji.render")
+        _, base = child_maxrss("import numpy, soundfile, guji.sound.mixer")
         wall, rss = child_maxrss(code)
         size = out.stat().st_size
         print(f"long render: {passes * len(pattern.strokes)} strokes, {passes * len(pattern.strokes) * 0.6 / 3600:.2f} h, "

@@ -15,10 +15,10 @@ A small API for notebooks and scripts::
 """
 
 from .errors import GujiError, Location, NotationError, UsageError
-from .notation import Drum, Pattern, Rite, Stroke, Tradition
-from .parser import ScanResult, parse, scan
-from .editions import all_patterns, editions, load
-from .score import DEFAULT_INTERVAL, Event, Part, Score
+from .text.notation import Drum, Pattern, Rite, Stroke, Tradition
+from .text.parser import ScanResult, parse, scan
+from .text.editions import all_patterns, editions, load
+from .timing.score import DEFAULT_INTERVAL, Event, Part, Score
 
 __version__ = "0.1.0"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from guji.cli import main
+from guji.cli.main import main
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
 # The installed console script (not `python -m guji`, which would import the

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from guji.cli import main
-from guji.collate import collate
-from guji.notation import Tradition
+from guji.cli.main import main
+from guji.text.collate import collate
+from guji.text.notation import Tradition
 
 
 def by_key(results):

@@ -1,4 +1,4 @@
-"""Compare modes (guji.compare, ``guji compare``): parts, cues, schedules, MIDI and renders."""
+"""Compare modes (guji.timing.compare, ``guji compare``): parts, cues, schedules, MIDI and renders."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from guji import compare as cmp
-from guji.cli import main
-from guji.compare import (ALTERNATE_GAP_SLOTS, SEQUENCE_CUE_SLOT, SEQUENCE_GAP_SLOTS, Timing,
+from guji.timing import compare as cmp
+from guji.cli.main import main
+from guji.timing.compare import (ALTERNATE_GAP_SLOTS, SEQUENCE_CUE_SLOT, SEQUENCE_GAP_SLOTS, Timing,
                           compare)
-from guji.editions import load
-from guji.midi import read_midi
-from guji.notation import Rite
-from guji.score import Part, Voice
+from guji.text.editions import load
+from guji.midi.write import read_midi
+from guji.text.notation import Rite
+from guji.timing.score import Part, Voice
 
 RATE = 8000   # renders in these tests: small and fast, still sample-exact
 
@@ -179,10 +179,10 @@ def test_alternate_midi_markers_say_the_round(tmp_path, lu):
     assert not any("(2)" in name for name in r.track_names)
 
 
-# -- renders (guji.render) -----------------------------------------------------------
+# -- renders (guji.sound.mixer) -----------------------------------------------------------
 
 def _render(parts, cues=(), channels=2):
-    from guji.render import render_array
+    from guji.sound.mixer import render_array
     return render_array(parts, cues, rate=RATE, channels=channels)
 
 

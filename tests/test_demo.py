@@ -10,10 +10,10 @@ from pathlib import Path
 import mido
 import soundfile as sf
 
-from guji.editions import default_edition, scan_edition
-from guji.midi import read_midi
-from guji.notation import Rite
-from guji.score import DEFAULT_INTERVAL
+from guji.text.editions import default_edition, scan_edition
+from guji.midi.write import read_midi
+from guji.text.notation import Rite
+from guji.timing.score import DEFAULT_INTERVAL
 
 GUJI = str(Path(sys.executable).with_name("guji"))
 

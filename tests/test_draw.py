@@ -1,4 +1,4 @@
-"""Pictures (guji.draw, ``guji draw``): the SVG read back as XML, the PNG as pixels."""
+"""Pictures (guji.views.draw, ``guji draw``): the SVG read back as XML, the PNG as pixels."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from guji.align import align_many
-from guji.cli import main
-from guji.draw import (Drawing, drawing, label_after, source_drawing, svg_to_png,
+from guji.text.align import align_many
+from guji.cli.main import main
+from guji.views.draw import (Drawing, drawing, label_after, source_drawing, svg_to_png,
                        timeline_drawing)
-from guji.editions import load
-from guji.notation import Drum
+from guji.text.editions import load
+from guji.text.notation import Drum
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -30,13 +30,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guji.cli import build_parser, main
-from guji.editions import all_patterns, edition, load
+from guji.cli.main import build_parser, main
+from guji.text.editions import all_patterns, edition, load
 from guji.errors import UsageError
-from guji.midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MAX_TEMPO, PAD_SECONDS,
+from guji.midi.write import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MAX_TEMPO, PAD_SECONDS,
                        build_midi, read_midi, write_midi)
-from guji.notation import Drum, Rite
-from guji.score import MIN_INTERVAL, Cue, Part, Score, Voice, part_name
+from guji.text.notation import Drum, Rite
+from guji.timing.score import MIN_INTERVAL, Cue, Part, Score, Voice, part_name
 
 try:
     import onsets   # tests/ is on sys.path when test modules are imported by basename

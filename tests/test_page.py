@@ -1,4 +1,4 @@
-"""The shared page (guji.page, ``guji page``), checked in a real headless Chromium.
+"""The shared page (guji.views.page, ``guji page``), checked in a real headless Chromium.
 
 The browser test loads ``index.html`` from the file system in Debian's
 chromium driven by Playwright, and checks: no console error, every
@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from guji.cli import main
-from guji.compare import MODES, Timing
-from guji.editions import load
-from guji.notation import Rite
-from guji.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
+from guji.cli.main import main
+from guji.timing.compare import MODES, Timing
+from guji.text.editions import load
+from guji.text.notation import Rite
+from guji.views.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
 
 BROWSER = shutil.which("chromium") or "/usr/bin/chromium"
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -23,12 +23,12 @@ import textwrap
 
 import pytest
 
-from guji.cli import main
-from guji.editions import load
-from guji.notation import Rite
-from guji.play import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
-from guji.render import Mix
-from guji.score import Part, Score
+from guji.cli.main import main
+from guji.text.editions import load
+from guji.text.notation import Rite
+from guji.sound.play import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
+from guji.sound.mixer import Mix
+from guji.timing.score import Part, Score
 from guji.errors import display_width
 
 NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"
@@ -123,9 +123,9 @@ def test_ctrl_c_closes_the_stream_first(null_audio):
                 super().__init__(*a, **k)
                 opened.append(self)
         sd.OutputStream = Recorded
-        from guji.editions import load
-        from guji.score import Score
-        from guji.play import play
+        from guji.text.editions import load
+        from guji.timing.score import Score
+        from guji.sound.play import play
         class Interrupting(io.StringIO):
             def write(self, s):
                 if opened and opened[0].active and self.tell() > 0:

@@ -14,14 +14,14 @@ import pytest
 import soundfile as sf
 from hypothesis import given, settings, strategies as st
 
-from guji.cli import main
-from guji.editions import load
+from guji.cli.main import main
+from guji.text.editions import load
 from guji.errors import UsageError
-from guji.notation import Drum, Rite
-from guji.render import (CEILING_DBFS, MARGIN_DB, OGG_SERIAL, Mix, ProgressBar, audio_format, ogg_crc,
+from guji.text.notation import Drum, Rite
+from guji.sound.mixer import (CEILING_DBFS, MARGIN_DB, OGG_SERIAL, Mix, ProgressBar, audio_format, ogg_crc,
                          pan_gains, render_array, render_blocks, write_audio)
-from guji.score import Cue, Part, Score, Voice
-from guji.voices import default_kit, one_shot
+from guji.timing.score import Cue, Part, Score, Voice
+from guji.sound.voices import default_kit, one_shot
 
 CEILING = 10 ** (CEILING_DBFS / 20)
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guji.editions import all_patterns, load
+from guji.text.editions import all_patterns, load
 from guji.errors import UsageError
-from guji.notation import Drum, Rite
-from guji.score import (DEFAULT_INTERVAL, MIN_INTERVAL, Cue, Part, Score, Voice, as_parts,
+from guji.text.notation import Drum, Rite
+from guji.timing.score import (DEFAULT_INTERVAL, MIN_INTERVAL, Cue, Part, Score, Voice, as_parts,
                         check_interval, interval_from_bpm, part_name, total_duration)
 
 PATTERNS = all_patterns()

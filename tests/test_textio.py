@@ -6,10 +6,11 @@ import os
 
 import pytest
 
-from guji.editions import edition
+from guji.text.editions import edition
 from guji.errors import EncodingError
-from guji.parser import scan
-from guji.textio import atomic_path, decode, read_text
+from guji.text.parser import scan
+from guji.files import atomic_path
+from guji.text.encoding import decode, read_text
 
 TRAD = edition("liji-zhengyi").text()      # traditional characters
 SIMP = edition("lijing-benyi").text()      # simplified characters

@@ -11,8 +11,8 @@ import pytest
 import soundfile as sf
 
 from guji.errors import UsageError
-from guji.score import Voice
-from guji.voices import (DEFAULT_BIG, DEFAULT_SMALL, KIT_FILE, MEMBRANE_RATIOS, SAMPLE_FILES,
+from guji.timing.score import Voice
+from guji.sound.voices import (DEFAULT_BIG, DEFAULT_SMALL, KIT_FILE, MEMBRANE_RATIOS, SAMPLE_FILES,
                          Kit, VoiceParams, default_kit, load_kit, one_shot, resample,
                          synthesize, write_samples)
 
@@ -101,16 +101,16 @@ def test_bad_voice_parameters_are_refused(changes, message):
 # -- samples/ ----------------------------------------------------------------------
 
 def test_regenerating_the_samples_gives_identical_bytes(tmp_path):
-    shipped = resources.files("guji.samples")
+    shipped = resources.files("guji").joinpath("data", "samples")
     written = write_samples(tmp_path)
     assert {p.name for p in written} == set(SAMPLE_FILES.values()) | {KIT_FILE}
     for p in written:
         assert p.read_bytes() == shipped.joinpath(p.name).read_bytes(), \
-            f"samples/{p.name} is stale: run python -m guji.voices --write-samples samples/"
+            f"samples/{p.name} is stale: run python -m guji.sound.voices --write-samples samples/"
 
 
 def test_shipped_sample_files_are_the_voices():
-    shipped = resources.files("guji.samples")
+    shipped = resources.files("guji").joinpath("data", "samples")
     for voice, name in SAMPLE_FILES.items():
         with resources.as_file(shipped.joinpath(name)) as path:
             data, rate = sf.read(path, dtype="float64")
@@ -122,13 +122,13 @@ def test_shipped_sample_files_are_the_voices():
 
 
 def test_the_shipped_kit_file_is_the_default_kit():
-    with resources.as_file(resources.files("guji.samples").joinpath(KIT_FILE)) as path:
+    with resources.as_file(resources.files("guji").joinpath("data", "samples").joinpath(KIT_FILE)) as path:
         kit = load_kit(path)
     assert dataclasses.replace(kit, name="x") == dataclasses.replace(default_kit(), name="x")
 
 
 def test_the_shipped_samples_load_as_a_recording_kit():
-    with resources.as_file(resources.files("guji.samples")) as directory:
+    with resources.as_file(resources.files("guji").joinpath("data", "samples")) as directory:
         kit = load_kit(directory)
         for voice in Voice:
             assert kit[voice].sample is not None

@@ -1,0 +1,115 @@
+"""``guji compare A B [C …]``: hear two or more readings against each other.
+
+Modes (see :mod:`guji.compare`): ``sequence`` (A, a gap with a soft bell,
+then B …), ``alternate`` (pass by pass), ``stereo`` (A left, B right, one
+grid), ``diff`` (A with a bell on each stroke where another reading differs).
+
+Without ``-o`` the comparison is played on the sound device, after the
+schedule (what plays when) is printed. With ``-o``:
+
+* ``-o FILE.mid`` writes only the MIDI file;
+* ``-o FILE.wav`` (``.flac``, ``.ogg`` … any audio format guji writes)
+  writes the audio **and the MIDI file alongside it** (``FILE.mid``), unless
+  ``--no-midi``.
+
+The MIDI file has one named track set per variant (``<variant> · 鼙``,
+``<variant> · 鼓``) and the bells on a ``cue`` track. ``--json`` prints the
+plan (parts, cues, schedule, marks) instead of playing; with ``-o`` the
+files are written too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ...timing.compare import MODES, Timing, compare, write_midi
+from ...errors import UsageError
+from ...text.notation import Rite
+from ._audio import add_audio_options, audio_options_from_args
+from ._common import (add_input_options, add_json_option, add_timing_options, interval_from_args,
+                      load_patterns, print_json)
+from .midi import add_midi_options, midi_options_from_args
+
+
+#: Output names that mean "MIDI only".
+MIDI_SUFFIXES = (".mid", ".midi")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="hear readings against each other: in sequence, alternating, in stereo, "
+                        "or one with its differences marked",
+        description="Compare two or more patterns by ear. sequence: A, a short gap with a soft "
+                    "bell, then B; alternate: pass by pass, A then B, for --repeat rounds; "
+                    "stereo: A in the left ear and B in the right on one grid; diff: A with a "
+                    "soft bell on every stroke where another reading differs, the differences "
+                    "listed with their times. Plays on the sound device, or writes audio (and "
+                    "MIDI alongside) with -o.",
+        epilog="Examples: guji compare lu:1 lu:1@wuli-tongkao --mode stereo --rite she; "
+               "guji compare xue:2 xue:2@lijing-benyi --mode diff --rite she -o diff.wav; "
+               "guji compare lu:1 xue:1 --mode alternate --repeat 3 -o alt.mid")
+    p.add_argument("ids", nargs="+", metavar="ID", help="two or more pattern ids, A first")
+    p.add_argument("--mode", choices=MODES, default="sequence",
+                   help="how to lay the readings out (default: sequence)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write instead of playing: FILE.mid writes MIDI only; an audio file "
+                        "(FILE.wav, .flac, .ogg …) writes the audio and FILE.mid alongside")
+    p.add_argument("--no-midi", action="store_true",
+                   help="with an audio -o, do not write the MIDI file alongside")
+    add_json_option(p)
+    add_timing_options(p)
+    add_audio_options(p)
+    add_midi_options(p)
+    add_input_options(p)
+    p.set_defaults(func=run)
+
+
+def timing_from_args(args: argparse.Namespace) -> Timing:
+    """The :class:`~guji.compare.Timing` of the timing options."""
+    return Timing(Rite(args.rite), interval_from_args(args), args.repeat, args.count_in)
+
+
+def run(args: argparse.Namespace) -> int:
+    if len(args.ids) < 2:
+        raise UsageError(f"compare needs at least two patterns, not {len(args.ids)}")
+    patterns = load_patterns(args.ids, args)
+    timing = timing_from_args(args)
+    comparison = compare(patterns, args.mode, timing)
+    say = sys.stderr if args.json else sys.stdout
+    if args.json:
+        print_json(comparison.to_json())
+    else:
+        print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)
+        say.write(comparison.schedule_text())
+        say.flush()
+
+    audio = audio_options_from_args(args)
+    if args.mode == "stereo" and audio.get("channels") == 1:
+        raise UsageError("--mode stereo needs two channels: drop --channels 1")
+    midi_options = midi_options_from_args(args)
+    if args.output:
+        out = Path(args.output)
+        if out.suffix.lower() in MIDI_SUFFIXES:
+            path = write_midi(out, comparison, **midi_options)
+            print(f"wrote {path} (MIDI, {comparison.duration:.2f} s)", file=sys.stderr)
+            return 0
+        from ...sound.mixer import ProgressBar, audio_format, write_audio
+        fmt, sub = audio_format(out, None, None)     # a bad extension fails before any work
+        bar = ProgressBar(f"rendering {out}", stream=sys.stderr, rate=audio["rate"])
+        try:
+            path = write_audio(out, comparison.parts, comparison.cues, **audio, format=fmt,
+                               subtype=sub, progress=bar)
+        finally:
+            bar.close()
+        print(f"wrote {path} ({comparison.duration:.2f} s)", file=sys.stderr)
+        if not args.no_midi:
+            mid = write_midi(out.with_suffix(".mid"), comparison, **midi_options)
+            print(f"wrote {mid} (MIDI, one track set per variant)", file=sys.stderr)
+        return 0
+    if args.json:
+        return 0
+    from ...sound.play import play
+    play(comparison.parts, comparison.cues, **audio)
+    return 0

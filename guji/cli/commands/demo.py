@@ -1,0 +1,75 @@
+"""``guji demo``: the main job on the shipped patterns.
+
+Plays the four patterns of an edition (魯鼓 and 薛鼓 of both diagrams), one
+after another, where a sound device exists. Where none does (a server, CI, a
+machine without PortAudio), it writes their audio and MIDI instead, one file
+of each per pattern plus the four in sequence, and says where.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ...text.editions import default_edition, scan_edition
+from ...timing.score import as_parts
+from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, parts_from_args
+from ._common import add_timing_options, score_from_args
+
+DEFAULT_DIR = "guji-out"
+
+
+def register(sub) -> None:
+    p = sub.add_parser("demo", help="play the shipped patterns, or write their audio and MIDI",
+                       description="The main job: play the four shipped patterns of an edition "
+                                   "(魯鼓 and 薛鼓, diagrams 1 and 2) one after another. Without a "
+                                   "sound device, write their audio (WAV) and MIDI instead, and "
+                                   "say where.")
+    p.add_argument("-o", "--output", default=DEFAULT_DIR, metavar="DIR",
+                   help=f"where files are written when nothing can play (default {DEFAULT_DIR}/)")
+    p.add_argument("--write", action="store_true",
+                   help="write the files even where a sound device exists")
+    p.add_argument("--edition", default=None, metavar="SLUG",
+                   help="which shipped edition (default: the 禮記正義, liji-zhengyi; see guji list)")
+    p.add_argument("--device", metavar="DEVICE", help="output device (see 'guji devices')")
+    add_timing_options(p)
+    add_sequence_options(p)
+    add_audio_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...sound.play import AudioDeviceError, play
+    patterns = list(scan_edition(args.edition or default_edition()).patterns)
+    options = audio_options_from_args(args)
+    parts = parts_from_args(patterns, args)
+    if not args.write:
+        try:
+            play(parts, **options, device=args.device, display=True, out=sys.stderr)
+            return 0
+        except AudioDeviceError as e:
+            reason = str(e).split(";")[0]
+            print(f"guji: {reason}: writing the audio and MIDI instead", file=sys.stderr)
+    return write_files(patterns, parts, options, args)
+
+
+def write_files(patterns, parts, options, args) -> int:
+    from ...midi.write import default_filename, write_midi
+    from ...sound.mixer import write_audio
+
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for pattern in patterns:
+        single = as_parts(score_from_args(pattern, args))
+        stem = default_filename(pattern, "")
+        written.append(write_audio(out / f"{stem}.wav", single, **options))
+        written.append(write_midi(out / f"{stem}.mid", single))
+    written.append(write_audio(out / "all.wav", parts, **options))
+    written.append(write_midi(out / "all.mid", parts))
+    for path in written:
+        print(path)
+    print(f"guji: wrote {len(written)} files to {out}/ (audio: WAV, 48 kHz unless --rate; "
+          "MIDI: General MIDI drums)", file=sys.stderr)
+    return 0

@@ -1,0 +1,32 @@
+"""``guji devices``: list the audio output devices ``guji play --device`` can use."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_json_option, print_json
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "devices", help="list audio output devices",
+        description="List the audio output devices PortAudio sees; '*' marks the default. "
+                    "Give the index or part of the name to 'guji play --device'.")
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...sound.play import RENDER_HINT, list_devices
+    devices = list_devices()
+    if args.json:
+        print_json([d.to_json() for d in devices])
+        return 0
+    if not devices:
+        print(f"no audio output device; {RENDER_HINT}")
+        return 0
+    for d in devices:
+        mark = "*" if d.default else " "
+        print(f"{mark}{d.index:3d}  {d.name}  ({d.hostapi}, {d.channels} ch, "
+              f"{d.default_rate:g} Hz)")
+    return 0

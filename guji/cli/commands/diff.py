@@ -1,0 +1,149 @@
+"""``guji diff A B``: two readings aligned stroke by stroke.
+
+The whole patterns (before and after 半) are aligned with the edit distance
+(:mod:`guji.align`), so one missing ○ shows as one gap, not as a shifted
+tail. The terminal shows two rows, A above B, column for column::
+
+    A ○□○○○○□○□○□―○○○□○□○○□○半○□○□○○○○□○
+    B ○□○○○○□○□○□○○○○□○□○○□○半○□○□○○○○□○
+                 ↑
+
+A gap is ``―`` (U+2015); a ``↑`` stands under each column that differs, and
+the differences are then listed one per line. Columns follow
+:func:`guji.errors.display_width` (○, □ and ― one column each, 半 two), as
+the rest of guji's displays do; on a terminal that shows ○ wide (some CJK
+settings) the ``↑`` row can drift, so on a colour terminal the differing
+glyphs are also shown in reverse video.
+
+``--json`` prints the alignment (issue 5's shape: ``substitutions``,
+``insertions``, ``deletions``, ``ops``) plus ``distance``, the two patterns
+(``a``, ``b``: id, name, notation, half_start) and per op the glyphs
+(``a_glyph``, ``b_glyph``) and whether each stroke lies before 半
+(``a_before_half``, ``b_before_half``; ``null`` for a gap).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ...text.align import DEL, INS, MATCH, SUB, Alignment, Grid, align_many, align_patterns
+from ...text.notation import HALF, Pattern
+from ...timing.score import part_name
+from ._common import add_input_options, add_json_option, load_patterns, print_json
+
+#: What stands in a row where the other row has a stroke and this one none.
+GAP = "\u2015"        # ― HORIZONTAL BAR: East Asian width "ambiguous", like ○ and □
+#: Under a column that differs.
+MARK = "\u2191"       # ↑ also "ambiguous"
+#: Where one row has 半 and the other not (both two columns wide).
+HALF_FILLER = "\u3000"
+
+_KIND_WORDS = {SUB: "substitution", INS: "insertion", DEL: "deletion"}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "diff", help="align two readings stroke by stroke and show the differences",
+        description="Align two patterns (the whole pattern, before and after 半) with the "
+                    "edit distance and show them one above the other, differences marked. "
+                    "Insertions and deletions count from A to B.")
+    p.add_argument("a", metavar="A", help="pattern id, e.g. lu:1")
+    p.add_argument("b", metavar="B", help="pattern id, e.g. lu:1@wuli-tongkao")
+    add_input_options(p)
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    a, b = load_patterns([args.a, args.b], args)
+    alignment = align_patterns(a, b)
+    if args.json:
+        print_json(diff_json(a, b, alignment))
+        return 0
+    colour = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None \
+        and os.environ.get("TERM") != "dumb"
+    sys.stdout.write(diff_text(a, b, alignment, colour=colour))
+    return 0
+
+
+def diff_json(a: Pattern, b: Pattern, alignment: Alignment) -> dict:
+    """The JSON of ``guji diff --json`` (see the module docstring)."""
+    data = alignment.to_json()
+    for op, out in zip(alignment.ops, data["ops"]):
+        out["a_glyph"] = None if op.a is None else a.strokes[op.a].glyph
+        out["b_glyph"] = None if op.b is None else b.strokes[op.b].glyph
+        out["a_before_half"] = None if op.a is None else op.a < a.half_start
+        out["b_before_half"] = None if op.b is None else op.b < b.half_start
+    for key, p in (("a", a), ("b", b)):
+        data[key] = {"id": p.id, "name": part_name(p), "notation": p.notation(),
+                     "half_start": p.half_start, "strokes": len(p.strokes)}
+    return data
+
+
+def rows(grid: Grid, colour: bool = False) -> list[str]:
+    """The text rows of a two-row :class:`Grid`: A, B and the mark row
+    (without the leading ``A ``/``B `` labels)."""
+    out_a, out_b, marks = [], [], []
+    rev, off = ("\x1b[7m", "\x1b[0m") if colour else ("", "")
+    for c in range(len(grid.columns) + 1):
+        halves = [grid.half_columns[r] == c for r in (0, 1)]
+        if any(halves):
+            out_a.append(HALF if halves[0] else HALF_FILLER)
+            out_b.append(HALF if halves[1] else HALF_FILLER)
+            marks.append("  ")     # 半 and its filler are both two columns wide
+        if c == len(grid.columns):
+            break
+        cells = []
+        for r in (0, 1):
+            d = grid.drum(c, r)
+            cells.append(GAP if d is None else d.glyph)
+        differs = grid.differs(c, 1)
+        if differs:
+            cells = [rev + cell + off for cell in cells]
+        out_a.append(cells[0])
+        out_b.append(cells[1])
+        marks.append(MARK if differs else " ")
+    return ["".join(out_a), "".join(out_b), "".join(marks).rstrip()]
+
+
+def diff_text(a: Pattern, b: Pattern, alignment: Alignment, colour: bool = False) -> str:
+    """The terminal display of ``guji diff`` (see the module docstring)."""
+    grid = align_many([a, b])
+    row_a, row_b, mark_row = rows(grid, colour)
+    lines = [f"A  {a.id}  ({part_name(a)})",
+             f"B  {b.id}  ({part_name(b)})",
+             "",
+             f"A {row_a}",
+             f"B {row_b}"]
+    if mark_row.strip():
+        lines.append(f"  {mark_row}")
+    lines.append("")
+    if alignment.identical:
+        lines.append(f"identical: {len(a.strokes)} strokes, 半 after stroke {a.half_start}")
+    else:
+        lines.append(f"{alignment.counts_text()} "
+                     f"(edit distance {alignment.distance}, from A to B)")
+        for op in alignment.differences:
+            lines.append("  " + describe(op, a, b))
+    return "\n".join(lines) + "\n"
+
+
+def _stroke(p: Pattern, i: int) -> str:
+    s = p.strokes[i]
+    side = "before 半" if i < p.half_start else "after 半"
+    return f"stroke {i + 1} {s.glyph} {s.drum.value} ({side}, {s.location})"
+
+
+def describe(op, a: Pattern, b: Pattern) -> str:
+    """One line for a difference: ``substitution: A stroke 4 ○ 鼙 … → B stroke 4 □ 鼓 …``."""
+    word = _KIND_WORDS.get(op.op, op.op)
+    if op.op == SUB:
+        return f"{word}: A {_stroke(a, op.a)} → B {_stroke(b, op.b)}"
+    if op.op == INS:
+        return f"{word}: B {_stroke(b, op.b)} is not in A"
+    if op.op == DEL:
+        return f"{word}: A {_stroke(a, op.a)} is not in B"
+    assert op.op == MATCH
+    return f"match: A {_stroke(a, op.a)} = B {_stroke(b, op.b)}"

@@ -1,0 +1,32 @@
+"""``guji list``: every shipped pattern."""
+
+from __future__ import annotations
+
+from ...text.editions import editions, scan_edition
+from ...text.notation import Drum, Rite
+from ._common import add_json_option, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("list", help="list every shipped pattern",
+                       description="List every shipped pattern: id, score, diagram, edition, "
+                                   "and the strokes of 鼙 (○) and 鼓 (□) in the whole and the half.")
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    rows = []
+    for ed in editions():
+        for pat in scan_edition(ed.slug).patterns:
+            rows.append((ed, pat))
+    if args.json:
+        print_json([dict(pat.to_json(), title=ed.title) for ed, pat in rows])
+        return 0
+    print(f"{'id':<22} {'score':<5} {'diagram':<7} {'edition':<14} {'whole 鼙/鼓':<11} half 鼙/鼓")
+    for ed, pat in rows:
+        w, h = pat.counts(Rite.SHE), pat.counts(Rite.TOUHU)
+        print(f"{pat.id:<22} {pat.tradition.label:<4} {pat.diagram:<7} {ed.slug:<14} "
+              f"{w[Drum.SMALL]:>3} / {w[Drum.BIG]:<3}    {h[Drum.SMALL]:>3} / {h[Drum.BIG]:<3}  "
+              f"{ed.title}")
+    return 0

@@ -1,0 +1,188 @@
+"""``guji midi ID [ID ...] -o FILE.mid``: Standard MIDI files of the scores.
+
+One file with a track set per pattern, or with ``-o DIR/`` (a path ending in
+``/``, or an existing directory) one file per pattern, named from its id
+(``lu-1-liji-zhengyi.mid``). Prints each file written, one line each.
+
+:func:`add_midi_options` and :func:`midi_options_from_args` are shared with
+the commands that also write MIDI (``compare``): the first adds ``--map``,
+``--velocity``, ``--melodic``, ``--title`` and ``--ticks-per-beat`` to a
+parser, the second turns the parsed options into keyword arguments of
+:func:`guji.midi.build_midi` / :func:`guji.midi.write_midi`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ...errors import UsageError
+from ...midi.write import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
+                    GM_PERCUSSION, default_filename, voice_of, write_midi)
+from ...timing.score import Part, Voice, part_name
+from ._common import add_input_options, add_timing_options, load_patterns, score_from_args
+
+
+def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice, int]:
+    """``"鼙=45,鼓=41"`` → ``{Voice.SMALL: 45, Voice.BIG: 41}``.
+
+    Voices as :func:`guji.midi.voice_of` names them (鼙/small/pi, 鼓/big/gu,
+    click, cue); ``=`` or ``:`` between name and number; items separated by
+    commas. Raises :class:`argparse.ArgumentTypeError` (one line) on anything
+    else, so argparse reports it as a bad option.
+    """
+    table: dict[Voice, int] = {}
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip() or any(not item for item in items):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected VOICE=NUMBER[,VOICE=NUMBER...], e.g. 鼙=45,鼓=41")
+    for item in items:
+        sep = "=" if "=" in item else ":" if ":" in item else None
+        if sep is None:
+            raise argparse.ArgumentTypeError(
+                f"{item!r}: expected VOICE=NUMBER, e.g. 鼙=45 or big=41")
+        name, _, number = item.partition(sep)
+        try:
+            voice = voice_of(name)
+        except UsageError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        try:
+            value = int(number.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{item!r}: the {what} must be a whole number {low}–127") from None
+        if not low <= value <= 127:
+            raise argparse.ArgumentTypeError(
+                f"{item!r}: the {what} must be {low}–127, not {value}")
+        if voice in table:
+            raise argparse.ArgumentTypeError(f"{text!r}: {voice.value} given twice")
+        table[voice] = value
+    return table
+
+
+def _key_map(text: str) -> dict[Voice, int]:
+    return parse_voice_values(text, "key", 0)
+
+
+def _velocity_map(text: str) -> dict[Voice, int]:
+    return parse_voice_values(text, "velocity", 1)
+
+
+def _ticks_per_beat(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 32767:
+        raise argparse.ArgumentTypeError(f"must be 1–32767, not {value}")
+    return value
+
+
+def _describe(table: dict[Voice, int], names: dict[int, str] | None = None) -> str:
+    parts = []
+    for voice, value in table.items():
+        label = f" {names[value]}" if names and value in names else ""
+        parts.append(f"{voice.value}={value}{label}")
+    return ", ".join(parts)
+
+
+def add_midi_options(parser: argparse.ArgumentParser) -> None:
+    """Add the MIDI options (``--map``, ``--velocity``, ``--melodic``,
+    ``--title``, ``--ticks-per-beat``) to *parser*, in a group of their own."""
+    g = parser.add_argument_group("MIDI")
+    g.add_argument("--map", dest="midi_keys", type=_key_map, action="append", metavar="V=KEY,...",
+                   help="MIDI keys of the voices, e.g. --map 鼙=45,鼓=41. Voices: 鼙 (small, pi), "
+                        "鼓 (big, gu), click (count-in), cue. Default: GM percussion "
+                        f"{_describe(DEFAULT_KEYS, GM_PERCUSSION)} (鼓 loud and ringing, 鼙 soft "
+                        "and damped, after 陸德明's 釋文: see guji.midi); with --melodic, pitches "
+                        f"(default {_describe(DEFAULT_PITCHES)})")
+    g.add_argument("--velocity", dest="midi_velocities", type=_velocity_map, action="append",
+                   metavar="V=VEL,...",
+                   help="note velocities 1–127, e.g. --velocity 鼙=70,鼓=110 (default "
+                        f"{_describe(DEFAULT_VELOCITIES)}: 鼓 louder, per the text)")
+    g.add_argument("--melodic", action="store_true",
+                   help="for synths without a drum kit: each drum on a channel of its own with "
+                        "GM program 117 Taiko Drum, at a pitch (the click on 116 Woodblock, the "
+                        "cue on 113 Tinkle Bell), instead of the GM percussion channel 10")
+    g.add_argument("--title", metavar="TEXT",
+                   help="title of the MIDI file (default: the patterns' names and rite)")
+    g.add_argument("--ticks-per-beat", dest="ticks_per_beat", type=_ticks_per_beat,
+                   default=DEFAULT_TICKS_PER_BEAT, metavar="N",
+                   help=f"MIDI resolution, ticks per quarter note = one stroke "
+                        f"(default {DEFAULT_TICKS_PER_BEAT})")
+
+
+def midi_options_from_args(args: argparse.Namespace) -> dict:
+    """Keyword arguments for :func:`guji.midi.build_midi` / :func:`write_midi`
+    from options added by :func:`add_midi_options` (repeated ``--map`` /
+    ``--velocity`` options merge, the later winning)."""
+    options: dict = {
+        "melodic": bool(getattr(args, "melodic", False)),
+        "title": getattr(args, "title", None),
+        "ticks_per_beat": getattr(args, "ticks_per_beat", DEFAULT_TICKS_PER_BEAT),
+    }
+    for option, key in (("midi_keys", "keys"), ("midi_velocities", "velocities")):
+        tables = getattr(args, option, None)
+        if tables:
+            merged: dict[Voice, int] = {}
+            for table in tables:
+                merged.update(table)
+            options[key] = merged
+    return options
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "midi", help="write Standard MIDI files of the scores",
+        description="Write the patterns as a Standard MIDI file (type 1) that any DAW, notation "
+                    "program or hardware player opens: a conductor track (tempo, title, "
+                    "provenance, markers at each pass and at 半) and, for each pattern, one track "
+                    "per drum (鼙, 鼓) on General MIDI percussion channel 10, plus a click track "
+                    "for a count-in. Each stroke is one quarter note (the tempo is the interval "
+                    "between strokes, 間若一). Several ids: one file with a track set per "
+                    "pattern, or one file each with -o DIR/.",
+        epilog="Examples: guji midi lu -o lu.mid; guji midi lu:1 xue:1 --rite she --bpm 90 "
+               "-o both.mid; guji midi lu:1 lu:1@wuli-tongkao -o variants/; "
+               "guji midi xue --map 鼙=45,鼓=41 --velocity 鼙=70 --count-in 4 -o xue.mid")
+    p.add_argument("ids", nargs="+", metavar="ID",
+                   help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao, lu:2@notes.txt")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.mid|DIR/",
+                   help="the MIDI file to write; a path ending in '/' or an existing directory "
+                        "gets one file per pattern, named from its id (lu-1-liji-zhengyi.mid)")
+    add_timing_options(p)
+    add_midi_options(p)
+    add_input_options(p)
+    p.set_defaults(func=run)
+
+
+def _is_directory_target(out: str) -> bool:
+    return out.endswith("/") or out.endswith(os.sep) or Path(out).is_dir()
+
+
+def run(args: argparse.Namespace) -> int:
+    out = args.output
+    if out in ("", "-"):
+        raise UsageError("-o: MIDI is binary; give a file name (FILE.mid) or a directory (DIR/)")
+    options = midi_options_from_args(args)
+    patterns = load_patterns(args.ids, args)
+    parts = [Part(score_from_args(p, args), part_name(p)) for p in patterns]
+    if _is_directory_target(out):
+        directory = Path(out)
+        names = [default_filename(p) for p in patterns]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise UsageError(f"two patterns would both be written to {directory / name} "
+                                 f"({patterns[names.index(name)].id} and {patterns[i].id}); "
+                                 "write them to one file instead")
+        if directory.exists() and not directory.is_dir():
+            raise UsageError(f"{out}: exists and is not a directory")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"{out}: cannot create the directory: {e.strerror or e}") from None
+        for part, name in zip(parts, names):
+            print(write_midi(directory / name, part, **options))
+    else:
+        print(write_midi(out, parts, **options))
+    return 0

@@ -1,0 +1,61 @@
+"""``guji page A B … -o DIR/``: a self-contained page to share (see :mod:`guji.page`).
+
+The page plays the whole pattern (射禮, ``--rite she``) by default, unlike
+the other commands: the editions' variant readings mostly lie before 半,
+which the 投壺 rite does not play, and a page made to show the differences
+should let them be heard. ``--rite touhu`` plays only the half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...timing.compare import MODES
+from ...views.page import AUDIO_FORMATS, DEFAULT_AUDIO_FORMAT, write_page
+from ...text.notation import Rite
+from ._audio import add_audio_options, audio_options_from_args
+from ._common import add_input_options, add_timing_options, load_patterns
+from .compare import timing_from_args
+
+
+def _modes(text: str) -> tuple[str, ...]:
+    modes = tuple(m.strip() for m in text.split(",") if m.strip())
+    for m in modes:
+        if m not in MODES:
+            raise argparse.ArgumentTypeError(f"unknown mode {m!r}: use {', '.join(MODES)}")
+    return modes
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "page", help="write a self-contained HTML page with pictures, alignment and audio",
+        description="Write DIR/index.html, a page that opens from the file system with no "
+                    "network: the patterns as the sources write them, the aligned timeline, the "
+                    "alignment of each variant with A, and an audio player for each variant "
+                    "and each compare mode (the audio files are written beside index.html).",
+        epilog="Example: guji page lu:1 lu:1@wuli-tongkao -o lu1-variants/")
+    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, A first")
+    p.add_argument("-o", "--output", required=True, metavar="DIR/",
+                   help="the folder to write (created if missing)")
+    p.add_argument("--modes", type=_modes, default=MODES, metavar="M,M…",
+                   help=f"compare modes to include (default: all: {','.join(MODES)})")
+    p.add_argument("--audio-format", choices=tuple(AUDIO_FORMATS), default=DEFAULT_AUDIO_FORMAT,
+                   help="audio files of the page (default flac: lossless, plays in every "
+                        "current browser)")
+    add_timing_options(p)
+    p.set_defaults(rite=Rite.SHE.value)
+    add_audio_options(p, channels=False)
+    add_input_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    patterns = load_patterns(args.ids, args)
+    timing = timing_from_args(args)
+    audio = audio_options_from_args(args)
+    index = write_page(args.output, patterns, timing, modes=args.modes,
+                       audio_format=args.audio_format, kit=audio["kit"], rate=audio["rate"],
+                       progress=lambda line: print(line, file=sys.stderr))
+    print(f"open {index.resolve().as_uri()}")
+    return 0

@@ -1,0 +1,42 @@
+"""``guji scan FILE``: find the drum diagrams in any text."""
+
+from __future__ import annotations
+
+import sys
+
+from ...text.notation import HALF
+from ...text.parser import scan
+from ...text.encoding import read_text
+from ._common import add_input_options, add_json_option, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("scan", help="find the drum patterns in any text file",
+                       description="Find the drum diagrams in a text file (a chapter, a web "
+                                   "page's text, notes), skipping the prose around them. "
+                                   "Warnings go to stderr.")
+    p.add_argument("file", metavar="FILE", help="a text file, or - for standard input")
+    add_input_options(p)
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    text, encoding = read_text(args.file, args.encoding)
+    name = "<stdin>" if args.file == "-" else args.file
+    result = scan(text, filename=name, labels=args.labels)
+    for notice in result.notices:
+        print(f"guji: {notice}", file=sys.stderr)
+    if args.json:
+        print_json([p.to_json() for p in result.patterns])
+        return 0
+    if not result.patterns:
+        print(f"{name}: no drum patterns found ({encoding})")
+        return 0
+    print(f"{name}: {len(result.patterns)} patterns ({encoding})")
+    for p in result.patterns:
+        before = "".join(s.glyph for s in p.before)
+        after = "".join(s.glyph for s in p.half)
+        print(f"  {p.tradition.slug}:{p.diagram}  {p.tradition.label}  "
+              f"{p.location.line}:{p.location.column}  {before}{HALF}{after}")
+    return 0

@@ -1,0 +1,59 @@
+"""``guji show ID``: one pattern, its counts and its source."""
+
+from __future__ import annotations
+
+from ...text.editions import edition
+from ...text.notation import HALF, Drum, Rite
+from ._common import add_input_options, add_json_option, load_patterns, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("show", help="show one pattern: strokes, counts, source",
+                       description="Show a pattern's strokes with the half (半) marked, the "
+                                   "counts of 鼙 (○) and 鼓 (□) for the whole (射禮) and the half "
+                                   "(投壺), and where it comes from.")
+    p.add_argument("ids", nargs="+", metavar="ID", help="pattern id, e.g. lu, xue:2@wuli-tongkao")
+    add_input_options(p)
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def source_info(pat) -> dict:
+    """Where a pattern comes from, for display and JSON."""
+    loc = pat.location
+    info = {"file": pat.filename, "line": loc.line, "column": loc.column}
+    if pat.edition:
+        ed = edition(pat.edition)
+        seed_line, seed_col = ed.seed_position(loc.line, loc.column)
+        info.update(title=ed.title, title_en=ed.title_en, passage=ed.passage, seed=ed.seed,
+                    seed_line=seed_line, seed_column=seed_col)
+    return info
+
+
+def run(args) -> int:
+    pats = load_patterns(args.ids, args)
+    if args.json:
+        out = [dict(p.to_json(), source=source_info(p)) for p in pats]
+        print_json(out[0] if len(out) == 1 else out)
+        return 0
+    for n, pat in enumerate(pats):
+        if n:
+            print()
+        before = "".join(s.glyph for s in pat.before)
+        after = "".join(s.glyph for s in pat.half)
+        w, h = pat.counts(Rite.SHE), pat.counts(Rite.TOUHU)
+        src = source_info(pat)
+        print(f"{pat.id}  {pat.tradition.label}, diagram {pat.diagram}")
+        print(f"  {before}{HALF}{after}")
+        print(f"  射禮 (whole): {len(pat.whole):>2} strokes  鼙 {w[Drum.SMALL]:>2}  鼓 {w[Drum.BIG]:>2}")
+        print(f"  投壺 (half):  {len(pat.half):>2} strokes  鼙 {h[Drum.SMALL]:>2}  鼓 {h[Drum.BIG]:>2}")
+        raw = "".join(s.raw for s in pat.before) + HALF + "".join(s.raw for s in pat.half)
+        if raw != f"{before}{HALF}{after}":
+            print(f"  as written: {raw}")
+        if pat.edition:
+            print(f"  source: {src['title']} ({src['title_en']})")
+            print(f"          {src['passage']} {src['line']}:{src['column']}; seed {src['seed']} "
+                  f"{src['seed_line']}:{src['seed_column']}")
+        else:
+            print(f"  source: {src['file'] or '<text>'} {src['line']}:{src['column']}")
+    return 0

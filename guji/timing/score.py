@@ -1,0 +1,343 @@
+"""Pattern → Score: strokes placed in time on one even grid (間若一).
+
+命弦者曰：「請奏《貍首》，間若一。」 孔穎達: 謂前後樂節中間疏數如似一也 — the gaps
+between the beats are all the same. So a :class:`Score` puts every stroke on
+one grid: stroke *i* sounds at ``start + i × interval``, computed from *i*,
+never by adding up gaps, so nothing drifts however long the piece.
+
+A score is lazy: it holds the pattern and the timing, and computes any event
+from its index. ``--repeat 10000`` costs no memory until a sink asks.
+
+The default interval
+--------------------
+The sources give no absolute speed; the interval is the user's choice.
+:data:`DEFAULT_INTERVAL` is 0.6 s (100 strokes a minute). The reasoning, one
+reading and not a source (DOMAIN.md): the throwers take their timing from
+the music (鄭玄: 投壺當以為志取節焉); if one pass of the half pattern
+accompanies one throw, and a throw comes every 6–8 s, the 10–13 strokes of a
+half put about 0.5–0.7 s between strokes. 0.6 s sits in the middle.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import operator
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ..errors import UsageError
+from ..text.notation import Drum, Pattern, Rite, Stroke
+
+#: Seconds between strokes when the user says nothing (see the module docstring).
+DEFAULT_INTERVAL = 0.6
+
+#: No interval below this (5 ms, 12,000 strokes a minute) is accepted: strokes
+#: would merge into a buzz long before, and sinks need room on their grids.
+MIN_INTERVAL = 0.005
+
+
+def check_interval(interval: float) -> float:
+    """Return *interval* as a float, or raise :class:`UsageError` if unusable."""
+    try:
+        value = float(interval)
+    except (TypeError, ValueError):
+        raise UsageError(f"interval must be a number of seconds, not {interval!r}") from None
+    if math.isnan(value) or math.isinf(value):
+        raise UsageError(f"interval must be a finite number of seconds, not {value}")
+    if value <= 0:
+        raise UsageError(f"interval must be positive, not {value:g} s")
+    if value < MIN_INTERVAL:
+        raise UsageError(f"interval {value:g} s is too small: strokes would collide "
+                         f"(at least {MIN_INTERVAL:g} s, i.e. {60 / MIN_INTERVAL:g} per minute)")
+    return value
+
+
+def interval_from_bpm(bpm: float) -> float:
+    """Seconds between strokes for *bpm* strokes per minute."""
+    try:
+        value = float(bpm)
+    except (TypeError, ValueError):
+        raise UsageError(f"--bpm must be a number of strokes per minute, not {bpm!r}") from None
+    if math.isnan(value) or math.isinf(value) or value <= 0:
+        raise UsageError(f"--bpm must be a positive, finite number of strokes per minute, "
+                         f"not {value:g}")
+    return check_interval(60.0 / value)
+
+
+def _whole(value) -> int | None:
+    """*value* as a Python int if it is a whole number (numpy ints too), else None.
+
+    ``True``/``False`` are refused: a flag is not a count.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One timed event of a score.
+
+    Attributes
+    ----------
+    time:
+        Seconds from the start of the piece (``score.start + index × interval``).
+    index:
+        Place in the whole score, count-in included (0-based).
+    drum:
+        The drum struck, or ``None`` for a count-in click.
+    stroke:
+        The pattern's stroke (with its source position), ``None`` for a click.
+    pass_index:
+        Which pass of the pattern (0-based); ``-1`` for the count-in.
+    position:
+        Place of the stroke within the part played in one pass (0-based).
+    before_half:
+        True for strokes before 半 (only the 射禮 plays them).
+    """
+
+    time: float
+    index: int
+    drum: Drum | None
+    stroke: Stroke | None
+    pass_index: int
+    position: int
+    before_half: bool
+
+    @property
+    def is_click(self) -> bool:
+        return self.drum is None
+
+
+@dataclass(frozen=True)
+class Score:
+    """A pattern played on the even grid.
+
+    Parameters
+    ----------
+    pattern:
+        What to play.
+    rite:
+        :attr:`Rite.TOUHU` (投壺: from 半 to the end, the default) or
+        :attr:`Rite.SHE` (射禮: the whole pattern).
+    interval:
+        Seconds between strokes (間若一: always the same).
+    repeat:
+        Passes of the pattern (the music goes on while the arrows fly).
+    count_in:
+        Neutral clicks, on a voice of their own, one interval apart, before
+        the first stroke.
+    start:
+        Seconds before the first event (used to lay scores side by side).
+    """
+
+    pattern: Pattern
+    rite: Rite = Rite.TOUHU
+    interval: float = DEFAULT_INTERVAL
+    repeat: int = 1
+    count_in: int = 0
+    start: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "interval", check_interval(self.interval))
+        repeat = _whole(self.repeat)
+        if repeat is None or repeat < 1:
+            raise UsageError(f"repeat must be a whole number of passes, at least 1, "
+                             f"not {self.repeat!r}")
+        count_in = _whole(self.count_in)
+        if count_in is None or count_in < 0:
+            raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
+                             f"not {self.count_in!r}")
+        object.__setattr__(self, "repeat", repeat)
+        object.__setattr__(self, "count_in", count_in)
+        if math.isnan(self.start) or math.isinf(self.start) or self.start < 0:
+            raise UsageError(f"start must be a finite, non-negative time, not {self.start}")
+
+    # -- shape ----------------------------------------------------------
+    @property
+    def played(self) -> tuple[Stroke, ...]:
+        """The strokes of one pass."""
+        return self.pattern.strokes_for(self.rite)
+
+    @property
+    def per_pass(self) -> int:
+        return len(self.played)
+
+    @property
+    def stroke_count(self) -> int:
+        """Strokes in the whole score (clicks not counted)."""
+        return self.per_pass * self.repeat
+
+    def __len__(self) -> int:
+        """Events in the whole score, count-in clicks included."""
+        return self.count_in + self.stroke_count
+
+    @property
+    def duration(self) -> float:
+        """Seconds from 0 to one interval after the last event (the grid's end)."""
+        return self.start + len(self) * self.interval
+
+    @property
+    def end(self) -> float:
+        """Time of the last event."""
+        return self.time(len(self) - 1)
+
+    # -- time -----------------------------------------------------------
+    def time(self, index: int) -> float:
+        """Exact time of event *index*: ``start + index × interval``."""
+        return self.start + index * self.interval
+
+    def pass_start(self, pass_index: int) -> float:
+        """Time of the first stroke of pass *pass_index*."""
+        return self.time(self.count_in + pass_index * self.per_pass)
+
+    def half_time(self, pass_index: int) -> float | None:
+        """Time of the first stroke after 半 in pass *pass_index* (``None`` in 投壺,
+        where the pass starts at 半)."""
+        if self.rite is Rite.TOUHU:
+            return None
+        return self.time(self.count_in + pass_index * self.per_pass + self.pattern.half_start)
+
+    def event(self, index: int) -> Event:
+        """Event *index* (0 ≤ index < len(score))."""
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"event {index} out of range (score has {n})")
+        t = self.time(index)
+        if index < self.count_in:
+            return Event(t, index, None, None, -1, index, False)
+        k = index - self.count_in
+        pass_index, position = divmod(k, self.per_pass)
+        stroke = self.played[position]
+        before = self.rite is Rite.SHE and position < self.pattern.half_start
+        return Event(t, index, stroke.drum, stroke, pass_index, position, before)
+
+    def events(self, first: int = 0, stop: int | None = None) -> Iterator[Event]:
+        """Events *first* … *stop*−1, in order (all of them by default)."""
+        stop = len(self) if stop is None else min(stop, len(self))
+        for i in range(max(first, 0), stop):
+            yield self.event(i)
+
+    def __iter__(self) -> Iterator[Event]:
+        return self.events()
+
+    def drum_at(self, index: int) -> Drum | None:
+        """The drum of event *index* without building the event (same indexing
+        as :meth:`event`: negative counts from the end, out of range is an
+        :class:`IndexError`)."""
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"event {index} out of range (score has {n})")
+        if index < self.count_in:
+            return None
+        return self.played[(index - self.count_in) % self.per_pass].drum
+
+    def require_resolution(self, per_second: float, grid: str) -> None:
+        """Raise :class:`UsageError` if two strokes would fall on one step of a
+        grid of *per_second* steps a second (MIDI ticks, audio samples)."""
+        # 1e-9: a grid derived from the interval itself (MIDI's tempo is the
+        # interval in whole microseconds) gives exactly one step per stroke,
+        # which floating point may compute as 0.9999999999999999.
+        if self.interval * per_second < 1.0 - 1e-9:
+            raise UsageError(f"interval {self.interval:g} s is finer than the {grid} grid "
+                             f"({per_second:g} a second): strokes would collide")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One named voice of a performance: a score, a name, and an optional pan.
+
+    ``pan`` is −1 (left) … +1 (right); ``None`` keeps each drum's own pan.
+    Several parts make a performance: a comparison lays variants side by side
+    (stereo) or one after another (``Score.start``).
+    """
+
+    score: Score
+    name: str
+    pan: float | None = None
+
+
+def part_name(pattern: Pattern) -> str:
+    """A readable name for a pattern's part: ``魯鼓 1 liji-zhengyi``."""
+    src = pattern.edition or pattern.filename or "text"
+    return f"{pattern.tradition.label} {pattern.diagram} {src}"
+
+
+def as_parts(what: Score | Part | Sequence[Score | Part]) -> tuple[Part, ...]:
+    """Normalise a score, a part, or a sequence of them, to a tuple of parts."""
+    if isinstance(what, (Score, Part)):
+        what = [what]
+    out = []
+    for item in what:
+        if isinstance(item, Score):
+            out.append(Part(item, part_name(item.pattern)))
+        elif isinstance(item, Part):
+            out.append(item)
+        else:
+            raise TypeError(f"expected Score or Part, not {type(item).__name__}")
+    return tuple(out)
+
+
+def total_duration(parts: Sequence[Part]) -> float:
+    """Seconds until the grid of the last-ending part ends."""
+    return max(p.score.duration for p in parts)
+
+
+class Voice(enum.Enum):
+    """What a sink sounds: the two drums, the count-in click, and the cue bell.
+
+    The click (count-in) and the cue (a soft bell: the gap between variants in
+    ``compare sequence``, and the marked strokes of ``compare diff``) are not
+    in the sources; they are guji's, and sound unlike either drum.
+    """
+
+    SMALL = "鼙"
+    BIG = "鼓"
+    CLICK = "click"
+    CUE = "cue"
+
+    @classmethod
+    def from_name(cls, name: str) -> "Voice":
+        """The voice a user names (see :data:`VOICE_NAMES`, any case); ``ValueError``
+        for anything else."""
+        key = str(name).strip().lower()
+        for voice, names in VOICE_NAMES.items():
+            if key in names:
+                return voice
+        raise ValueError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
+                         "click or cue")
+
+    @classmethod
+    def of(cls, drum: Drum | None) -> "Voice":
+        """The voice of a drum; ``None`` (a count-in event) is the click."""
+        if drum is None:
+            return cls.CLICK
+        return cls.SMALL if drum is Drum.SMALL else cls.BIG
+
+
+#: The names a voice goes by on the command line (``--map``, ``--velocity``,
+#: ``--pan``), in kit files and as recording file names in a kit directory.
+VOICE_NAMES: dict[Voice, tuple[str, ...]] = {
+    Voice.SMALL: ("small", "鼙", "pi", "○"),
+    Voice.BIG: ("big", "鼓", "鼔", "gu", "□"),
+    Voice.CLICK: ("click", "count-in"),
+    Voice.CUE: ("cue", "bell"),
+}
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A bell at *time* seconds, outside any pattern: sinks sound it with
+    :attr:`Voice.CUE` (MIDI: a track of its own, with *label* as a marker)."""
+
+    time: float
+    label: str = ""
+    pan: float | None = None

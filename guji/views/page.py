@@ -1,0 +1,306 @@
+"""A page to share: pictures, alignment and audio of a comparison, in one folder.
+
+``guji page A B … -o DIR/`` writes ``DIR/index.html`` and, beside it, one
+audio file for each variant and one for each compare mode
+(:mod:`guji.compare`). The page is self-contained: the pictures are inline
+SVG (:mod:`guji.draw`), the style is inline, there is no script, no font
+download, no network address at all; the ``<audio>`` elements name their
+files by relative paths. So the folder can be zipped, mailed, put on any
+web server, or opened straight from the file system (``file://``).
+
+Audio format
+------------
+FLAC by default: lossless, so each file lasts exactly its render's length,
+and every current browser plays it (Chrome, Edge, Firefox, Safari 11+).
+``ogg`` (Vorbis; smaller, but not in older Safari) and ``wav`` (everywhere,
+largest) can be chosen.
+
+The page holds, in order: the patterns as the sources write them, the
+aligned timeline, for each variant against A the alignment (a table of the
+aligned strokes with the differences marked, and the counts), then the
+players: each variant alone, then each compare mode with its schedule.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .. import __version__
+from ..text.align import align_many, align_patterns
+from ..timing.compare import LETTERS, MODES, Comparison, Timing, compare
+from .draw import pattern_title, source_drawing, timeline_drawing
+from ..errors import UsageError, escape_controls
+from ..text.notation import HALF, Pattern
+from ..timing.score import Part, part_name
+from ..files import atomic_path
+
+#: Audio formats of the page: extension → (MIME type for ``<source type>``,
+#: libsndfile format, libsndfile subtype), all written by :func:`guji.render.write_audio`.
+AUDIO_FORMATS: dict[str, tuple[str, str, str | None]] = {
+    "flac": ("audio/flac", "FLAC", "PCM_16"),
+    "ogg": ("audio/ogg; codecs=vorbis", "OGG", "VORBIS"),
+    "wav": ("audio/wav", "WAV", "PCM_16"),
+}
+DEFAULT_AUDIO_FORMAT = "flac"
+
+#: What each mode is, for the page (one line each).
+MODE_TEXT = {
+    "sequence": "A in full, a short gap with a soft bell, then B (then C …).",
+    "alternate": "Pass by pass: A's pass, then B's, round after round.",
+    "stereo": "Together on one grid: A in the left ear, B in the right (headphones help).",
+    "diff": "A alone, with a soft bell on each stroke where another reading differs.",
+}
+
+
+@dataclass(frozen=True)
+class Track:
+    """One audio player of the page.
+
+    Attributes
+    ----------
+    key:
+        ``variant-a`` … or ``compare-sequence`` …
+    heading:
+        What the player is called on the page.
+    filename:
+        The audio file, relative to the page.
+    mime:
+        Its MIME type (for ``<source type>``).
+    duration:
+        Seconds of audio in the file.
+    schedule:
+        Lines saying what plays when (may be empty).
+    description:
+        One sentence about it.
+    """
+
+    key: str
+    heading: str
+    filename: str
+    mime: str
+    duration: float
+    schedule: str = ""
+    description: str = ""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^\w.-]+", "-", text, flags=re.ASCII).strip("-.").lower() or "x"
+
+
+def variant_filename(index: int, pattern: Pattern, ext: str) -> str:
+    """``a-lu-1-liji-zhengyi.flac``: the letter, then the pattern id."""
+    source = pattern.edition or (Path(pattern.filename).stem if pattern.filename else "text")
+    letter = LETTERS[index % 26].lower()
+    return f"{letter}-{_slug(f'{pattern.tradition.slug}-{pattern.diagram}-{source}')}.{ext}"
+
+
+def mode_filename(mode: str, ext: str) -> str:
+    return f"compare-{mode}.{ext}"
+
+
+# -- HTML ------------------------------------------------------------------------
+
+_STYLE = """
+body { font-family: 'Noto Serif CJK TC', 'Noto Serif CJK SC', 'Source Han Serif TC', 'Songti TC',
+       'PMingLiU', 'SimSun', 'Noto Sans CJK TC', 'Microsoft JhengHei', serif;
+       margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; line-height: 1.5; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+figure { margin: 1em 0; } .picture { overflow-x: auto; }
+.picture svg { max-width: 100%; height: auto; }
+table.alignment { border-collapse: collapse; margin: .5em 0; }
+table.alignment td, table.alignment th { border: 1px solid #ddd; padding: 0 .25em;
+       text-align: center; min-width: 1.2em; }
+table.alignment th { font-weight: normal; color: #666; text-align: left; white-space: nowrap; }
+table.alignment td.differs { background: #ffe08a; }
+table.alignment td.half { color: #a12a1e; }
+table.alignment td.gap { color: #999; }
+.player { margin: 1em 0 1.5em; } .player audio { width: 100%; max-width: 40em; display: block; }
+.schedule { background: #f6f6f6; padding: .5em; font-size: .9em; overflow-x: auto; }
+.note { color: #555; font-size: .9em; }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(escape_controls(str(text)), quote=True)
+
+
+def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
+    """An HTML table of A and B aligned column by column, differences marked."""
+    grid = align_many([a, b])
+    rows = {0: [f"<th>A {_e(a.id)}</th>"], 1: [f"<th>{_e(letter_b)} {_e(b.id)}</th>"]}
+    for c in range(len(grid.columns) + 1):
+        for r in (0, 1):
+            if grid.half_columns[r] == c:
+                other = grid.half_columns[1 - r] == c
+                rows[r].append(f'<td class="half">{HALF}</td>')
+                if not other:
+                    rows[1 - r].append('<td class="half"></td>')
+        if c == len(grid.columns):
+            break
+        differs = grid.differs(c, 1)
+        for r in (0, 1):
+            d = grid.drum(c, r)
+            cls = ["differs"] if differs else []
+            if d is None:
+                cls.append("gap")
+            text = "―" if d is None else d.glyph
+            title = ""
+            i = grid.columns[c][r]
+            if i is not None:
+                p = a if r == 0 else b
+                title = f' title="stroke {i + 1} {d.value}, source {p.strokes[i].location}"'
+            cls_attr = f' class="{" ".join(cls)}"' if cls else ""
+            rows[r].append(f"<td{cls_attr}{title}>{text}</td>")
+    return ('<table class="alignment">\n<tr>' + "".join(rows[0]) + "</tr>\n<tr>"
+            + "".join(rows[1]) + "</tr>\n</table>\n")
+
+
+def _plural(n: int, word: str) -> str:
+    """``1 pass``, ``2 passes``, ``3 strokes``."""
+    suffix = "" if n == 1 else ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{n} {word}{suffix}"
+
+
+def alignment_summary(a: Pattern, b: Pattern) -> str:
+    al = align_patterns(a, b)
+    if al.identical:
+        return "identical"
+    return f"{al.counts_text()} (edit distance {al.distance}, from A)"
+
+
+def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Track],
+               *, title: str | None = None) -> str:
+    """The page (a complete HTML document) for *patterns* and their audio *tracks*.
+
+    Pure: it names the audio files but reads none.
+    """
+    patterns = list(patterns)
+    title = title or ("guji: " + " · ".join(part_name(p) for p in patterns))
+    out = ["<!DOCTYPE html>\n<html lang=\"zh-Hant\">\n<head>\n<meta charset=\"utf-8\">\n",
+           '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+           f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n",
+           f"<h1>{_e(title)}</h1>\n"]
+    out.append("<ul>\n" + "".join(
+        f"<li><b>{LETTERS[i % 26]}</b> <code>{_e(p.id)}</code> — {_e(pattern_title(p))}: "
+        f"{_e(p.notation())}</li>\n" for i, p in enumerate(patterns)) + "</ul>\n")
+    out.append(f'<p class="note">Played as {_e(timing.rite.chinese)} ({_e(timing.rite.value)}'
+               f"{': from 半 to the end' if timing.rite.value == 'touhu' else ': the whole pattern'}"
+               f"), one stroke every {timing.interval:g} s (間若一), {_plural(timing.repeat, 'pass')}"
+               f"{f', {timing.count_in} count-in clicks' if timing.count_in else ''}. "
+               "○ is the 鼙 (small drum), □ the 鼓 (big drum).</p>\n")
+
+    out.append("<h2>As the sources write them</h2>\n")
+    out.append('<figure class="picture" id="source">\n'
+               + source_drawing(patterns).svg() + "</figure>\n")
+    out.append("<h2>Aligned</h2>\n")
+    out.append('<figure class="picture" id="timeline">\n'
+               + timeline_drawing(patterns).svg() + "</figure>\n")
+    for i, p in enumerate(patterns[1:], start=1):
+        out.append(f"<h3>A against {LETTERS[i % 26]}: {_e(alignment_summary(patterns[0], p))}</h3>\n")
+        out.append(alignment_table(patterns[0], p, LETTERS[i % 26]))
+
+    out.append("<h2>Listen</h2>\n")
+    for t in tracks:
+        out.append(f'<div class="player" id="{_e(t.key)}">\n<h3>{_e(t.heading)}</h3>\n')
+        if t.description:
+            out.append(f"<p>{_e(t.description)}</p>\n")
+        out.append(f'<audio controls preload="metadata" data-duration="{t.duration:.6f}">'
+                   f'<source src="{_e(t.filename)}" type="{_e(t.mime)}">'
+                   f'<a href="{_e(t.filename)}">{_e(t.filename)}</a></audio>\n')
+        if t.schedule:
+            out.append(f'<pre class="schedule">{_e(t.schedule.rstrip())}</pre>\n')
+        out.append("</div>\n")
+    out.append(f'<p class="note">Made with guji {_e(__version__)}: '
+               f"the 投壺 drum scores of the 禮記.</p>\n</body>\n</html>\n")
+    return "".join(out)
+
+
+# -- writing ---------------------------------------------------------------------
+
+def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
+               timing: Timing = Timing(), *, modes: Sequence[str] = MODES,
+               audio_format: str = DEFAULT_AUDIO_FORMAT, kit=None, rate: int = 48000,
+               progress: Callable[[str], None] | None = None) -> Path:
+    """Write ``index.html`` and its audio files into *directory*.
+
+    Parameters
+    ----------
+    directory:
+        Created if missing (its parent must exist). Files of the same names
+        in it are replaced.
+    patterns:
+        Two or more variants, A first (one pattern: only its own player).
+    timing:
+        How every variant is played.
+    modes:
+        The compare modes to include (default: all of :data:`guji.compare.MODES`).
+    audio_format:
+        A key of :data:`AUDIO_FORMATS`.
+    kit, rate:
+        Passed to :func:`guji.render.write_audio`.
+    progress:
+        Called with a line as each file is written.
+
+    Returns
+    -------
+    Path
+        The ``index.html`` written.
+    """
+    from ..sound.mixer import write_audio
+    import soundfile
+
+    if audio_format not in AUDIO_FORMATS:
+        raise UsageError(f"unknown audio format {audio_format!r}: use one of "
+                         f"{', '.join(AUDIO_FORMATS)}")
+    patterns = list(patterns)
+    if not patterns:
+        raise UsageError("a page needs at least one pattern")
+    for m in modes:
+        if m not in MODES:
+            raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
+    folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{directory}: exists and is not a directory")
+    if not folder.exists():
+        parent = folder.parent if str(folder.parent) else Path(".")
+        if not parent.is_dir():
+            raise UsageError(f"{directory}: no such directory {str(parent)!r}")
+        folder.mkdir()
+    mime, fmt, subtype = AUDIO_FORMATS[audio_format]
+
+    def write(name: str, parts, cues=()) -> float:
+        path = folder / name
+        write_audio(path, parts, cues, kit=kit, rate=rate, format=audio_format, subtype=subtype)
+        if progress:
+            progress(f"wrote {path}")
+        return soundfile.info(str(path)).duration
+
+    tracks: list[Track] = []
+    for i, p in enumerate(patterns):
+        score = timing.score(p)
+        name = variant_filename(i, p, audio_format)
+        duration = write(name, [Part(score, part_name(p))])
+        n = score.per_pass
+        tracks.append(Track(f"variant-{LETTERS[i % 26].lower()}",
+                            f"{LETTERS[i % 26]}: {part_name(p)}", name, mime, duration,
+                            description=f"{pattern_title(p)} — {n} strokes a pass, "
+                                        f"{p.notation(timing.rite)}"))
+    if len(patterns) >= 2:
+        for mode in modes:
+            c: Comparison = compare(patterns, mode, timing)
+            name = mode_filename(mode, audio_format)
+            duration = write(name, c.parts, c.cues)
+            tracks.append(Track(f"compare-{mode}", f"compare: {mode}", name, mime, duration,
+                                schedule=c.schedule_text(), description=MODE_TEXT[mode]))
+    page = build_html(patterns, timing, tracks)
+    index = folder / "index.html"
+    with atomic_path(index) as tmp:
+        Path(tmp).write_text(page, encoding="utf-8")
+    if progress:
+        progress(f"wrote {index}")
+    return index

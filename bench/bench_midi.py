@@ -18,7 +18,8 @@ from pathlib import Path
 from guji.text.editions import load
 from guji.midi.write import read_midi, write_midi
 from guji.text.notation import Rite
-from guji.timing.score import Cue, Score
+from guji.timing.score import Score
+from guji.timing.performance import Cue
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import onsets  # noqa: E402

@@ -18,7 +18,8 @@ from .errors import GujiError, Location, NotationError, UsageError
 from .text.notation import Drum, Pattern, Rite, Stroke, Tradition
 from .text.parser import ScanResult, parse, scan
 from .text.editions import all_patterns, editions, load
-from .timing.score import DEFAULT_INTERVAL, Event, Part, Score
+from .timing.performance import Cue, Part, Performance, Timing, Voice, lay_out, perform
+from .timing.score import DEFAULT_INTERVAL, Event, Score
 
 __version__ = "0.1.0"
 
@@ -27,5 +28,6 @@ __all__ = [
     "Drum", "Pattern", "Rite", "Stroke", "Tradition",
     "ScanResult", "parse", "scan",
     "all_patterns", "editions", "load",
-    "DEFAULT_INTERVAL", "Event", "Part", "Score",
+    "DEFAULT_INTERVAL", "Event", "Score",
+    "Cue", "Part", "Performance", "Timing", "Voice", "lay_out", "perform",
 ]

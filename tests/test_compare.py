@@ -13,9 +13,9 @@ from guji.cli.main import main
 from guji.timing.compare import (ALTERNATE_GAP_SLOTS, SEQUENCE_CUE_SLOT, SEQUENCE_GAP_SLOTS, Timing,
                           compare)
 from guji.text.editions import load
-from guji.midi.write import read_midi
+from guji.midi import read_midi, write_midi
 from guji.text.notation import Rite
-from guji.timing.score import Part, Voice
+from guji.timing.performance import Part, Voice
 
 RATE = 8000   # renders in these tests: small and fast, still sample-exact
 
@@ -153,7 +153,7 @@ def test_bad_mode_and_too_few_patterns(lu):
 @pytest.mark.parametrize("mode", cmp.MODES)
 def test_midi_has_one_track_set_per_variant(tmp_path, lu, mode):
     c = compare(lu, mode, Timing(rite=Rite.SHE, repeat=2, count_in=1))
-    path = cmp.write_midi(tmp_path / f"{mode}.mid", c)
+    path = write_midi(tmp_path / f"{mode}.mid", c.performance)
     r = read_midi(path)
     names = [p.name for p in c.parts]
     variants = list(dict.fromkeys(names))
@@ -173,7 +173,7 @@ def test_midi_has_one_track_set_per_variant(tmp_path, lu, mode):
 
 def test_alternate_midi_markers_say_the_round(tmp_path, lu):
     c = compare(lu, "alternate", Timing(repeat=2))
-    r = read_midi(cmp.write_midi(tmp_path / "alt.mid", c))
+    r = read_midi(write_midi(tmp_path / "alt.mid", c.performance))
     texts = [m.text for m in r.markers]
     assert any("round 2/2" in t for t in texts)
     assert not any("(2)" in name for name in r.track_names)

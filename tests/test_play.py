@@ -28,7 +28,8 @@ from guji.text.editions import load
 from guji.text.notation import Rite
 from guji.sound.play import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
 from guji.sound.mixer import Mix
-from guji.timing.score import Part, Score
+from guji.timing.score import Score
+from guji.timing.performance import Part
 from guji.errors import display_width
 
 NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"

@@ -20,7 +20,8 @@ from guji.errors import UsageError
 from guji.text.notation import Drum, Rite
 from guji.sound.mixer import (CEILING_DBFS, MARGIN_DB, OGG_SERIAL, Mix, ProgressBar, audio_format, ogg_crc,
                          pan_gains, render_array, render_blocks, write_audio)
-from guji.timing.score import Cue, Part, Score, Voice
+from guji.timing.score import Score
+from guji.timing.performance import Cue, Part, Voice
 from guji.sound.voices import default_kit, one_shot
 
 CEILING = 10 ** (CEILING_DBFS / 20)
@@ -432,11 +433,12 @@ def test_render_command_options(tmp_path, capsys, lu):
 
 def test_render_several_patterns_one_after_another(tmp_path, capsys, lu, xue):
     path = tmp_path / "both.wav"
-    assert main(["render", "lu", "xue", "--gap", "0.5", "--interval", "0.4", "--channels", "1",
+    assert main(["render", "lu", "xue", "--gap", "2", "--interval", "0.4", "--channels", "1",
                  "--bits", "float", "-o", str(path)]) == 0
     x, rate = sf.read(path, dtype="float64")
     first = Score(lu, Rite.TOUHU, 0.4)
-    start = round((first.duration + 0.5) * rate)
+    # on the one grid: two empty steps after the first pattern's last step
+    start = round((len(first) + 2) * 0.4 * rate)
     drum = xue.half[0].drum
     assert onset_lag(x, one_shot(default_kit(), Voice.of(drum), rate), start) == 0
 

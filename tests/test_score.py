@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from guji.text.editions import all_patterns, load
 from guji.errors import UsageError
 from guji.text.notation import Drum, Rite
-from guji.timing.score import (DEFAULT_INTERVAL, MIN_INTERVAL, Cue, Part, Score, Voice, as_parts,
-                        check_interval, interval_from_bpm, part_name, total_duration)
+from guji.text.names import part_name
+from guji.timing.performance import Cue, Part, Performance, Voice, as_performance
+from guji.timing.score import (DEFAULT_INTERVAL, MIN_INTERVAL, Score, check_interval,
+                               interval_from_bpm)
 
 PATTERNS = all_patterns()
 IDS = [p.id for p in PATTERNS]
@@ -249,14 +251,18 @@ def test_parts():
     lu, xue = load("lu:1"), load("xue:1")
     a = Score(lu, interval=0.5)
     b = Score(xue, interval=0.5, start=3.0)
-    parts = as_parts([a, Part(b, "B", pan=0.5)])
+    perf = as_performance([a, Part(b, "B", pan=0.5)])
+    parts = perf.parts
     assert parts[0] == Part(a, part_name(lu)) and parts[0].name == "魯鼓 1 liji-zhengyi"
     assert parts[1].name == "B" and parts[1].pan == 0.5
-    assert as_parts(a) == (Part(a, part_name(lu)),)
-    assert as_parts(parts[1]) == (parts[1],)
-    assert total_duration(parts) == max(a.duration, b.duration) == b.duration
+    assert as_performance(a).parts == (Part(a, part_name(lu)),)
+    assert as_performance(parts[1]).parts == (parts[1],)
+    assert as_performance(perf) is perf
+    assert perf.duration == max(a.duration, b.duration) == b.duration
     with pytest.raises(TypeError):
-        as_parts([lu])
+        as_performance([lu])
+    with pytest.raises(UsageError):
+        Performance(())
     cue = Cue(1.5, "gap")
     assert cue.time == 1.5 and cue.label == "gap" and cue.pan is None
 

@@ -11,7 +11,7 @@ import pytest
 import soundfile as sf
 
 from guji.errors import UsageError
-from guji.timing.score import Voice
+from guji.timing.performance import Voice
 from guji.sound.voices import (DEFAULT_BIG, DEFAULT_SMALL, KIT_FILE, MEMBRANE_RATIOS, SAMPLE_FILES,
                          Kit, VoiceParams, default_kit, load_kit, one_shot, resample,
                          synthesize, write_samples)

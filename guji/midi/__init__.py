@@ -8,7 +8,7 @@ from .write import (CUE_TRACK, DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_
                     DEFAULT_VELOCITIES, GM_PERCUSSION, PAD_SECONDS, TRACK_SEPARATOR, MidiHit,
                     MidiMarker, MidiReading, build_midi, read_midi, save_midi, split_track_name,
                     track_name, write_midi)
-from ..timing.score import Voice
+from ..timing.performance import Voice
 
 __all__ = ["CUE_TRACK", "DEFAULT_KEYS", "DEFAULT_PITCHES", "DEFAULT_TICKS_PER_BEAT",
            "DEFAULT_VELOCITIES", "GM_PERCUSSION", "PAD_SECONDS", "TRACK_SEPARATOR", "MidiHit",

@@ -63,8 +63,10 @@ import mido
 
 from .. import __version__
 from ..errors import UsageError
+from ..text.names import file_stem
 from ..text.notation import Drum, Pattern, Rite
-from ..timing.score import Cue, Part, Score, Voice, as_parts
+from ..timing.performance import Cue, Part, Voice, as_performance
+from ..timing.score import Score
 from ..files import atomic_path
 
 #: General MIDI percussion key of each voice (channel 10). The drums follow
@@ -293,27 +295,10 @@ def split_track_name(name: str) -> tuple[str, Voice | None]:
     return name, None
 
 
-def voice_of(name: str | Voice | Drum) -> Voice:
-    """The voice named by *name* (:data:`guji.score.VOICE_NAMES`: ``鼙``,
-    ``small``, ``pi``, ``鼓``, ``big``, ``gu``, ``click``, ``cue``…; a
-    :class:`Voice` or a :class:`Drum` as is). Raise :class:`UsageError` for
-    anything else."""
-    if isinstance(name, Voice):
-        return name
-    if isinstance(name, Drum):
-        return Voice.of(name)
-    try:
-        return Voice.from_name(name)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
 def default_filename(pattern: Pattern, suffix: str = ".mid") -> str:
-    """A file name for *pattern*'s MIDI file, from its id:
-    ``lu-1-liji-zhengyi.mid`` (a text file's stem stands for the edition)."""
-    source = pattern.edition or (Path(pattern.filename).stem if pattern.filename else "text")
-    base = f"{pattern.tradition.slug}-{pattern.diagram}-{source}"
-    return re.sub(r"[^\w.-]+", "-", base).strip("-.") + suffix
+    """A file name for *pattern*'s MIDI file: ``lu-1-liji-zhengyi.mid``
+    (:func:`guji.text.names.file_stem`)."""
+    return file_stem(pattern) + suffix
 
 
 # ---------------------------------------------------------------------------
@@ -337,16 +322,31 @@ def _voice_table(defaults: Mapping[Voice, int], overrides, what: str, low: int) 
     table = dict(defaults)
     if overrides:
         for name, value in dict(overrides).items():
-            voice = voice_of(name)
+            voice = Voice.from_name(name)
             table[voice] = _check_level(value, what, voice, low)
     return table
 
 
-def _check_ticks_per_beat(ticks_per_beat) -> int:
-    if (isinstance(ticks_per_beat, bool) or not isinstance(ticks_per_beat, int)
-            or not 1 <= ticks_per_beat <= 0x7FFF):
+def check_ticks_per_beat(ticks_per_beat) -> int:
+    """*ticks_per_beat* as a whole number 1–32767 (MIDI's range), or :class:`UsageError`."""
+    try:
+        if isinstance(ticks_per_beat, bool):
+            raise TypeError
+        value = operator.index(ticks_per_beat) if not isinstance(ticks_per_beat, str) \
+            else int(ticks_per_beat)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not 1 <= value <= 0x7FFF:
         raise UsageError(f"ticks per beat must be a whole number 1–32767, not {ticks_per_beat!r}")
-    return ticks_per_beat
+    return value
+
+
+def check_tempo(tempo) -> int:
+    """*tempo* as whole microseconds per beat, 1–16,777,215 (MIDI's range), or :class:`UsageError`."""
+    if isinstance(tempo, bool) or not isinstance(tempo, int) or not 1 <= tempo <= MAX_TEMPO:
+        raise UsageError(f"tempo must be a whole number of microseconds per beat, "
+                         f"1–{MAX_TEMPO}, not {tempo!r}")
+    return tempo
 
 
 def tempo_for(interval: float) -> int:
@@ -381,20 +381,6 @@ class TickGrid:
         return tick * self.tempo / (self.ticks_per_beat * 1_000_000)
 
 
-def _unique_names(parts: Sequence[Part]) -> list[str]:
-    """Part names, with `` (2)``, `` (3)`` … added to repeats so tracks stay apart."""
-    used: set[str] = set()
-    names = []
-    for p in parts:
-        name, n = p.name, 1
-        while name in used:
-            n += 1
-            name = f"{p.name} ({n})"
-        used.add(name)
-        names.append(name)
-    return names
-
-
 def _provenance(name: str, score: Score) -> list[str]:
     """Text events saying where *score*'s strokes come from and how they are timed."""
     p = score.pattern
@@ -426,17 +412,24 @@ def _provenance(name: str, score: Score) -> list[str]:
     return texts
 
 
-def _markers(name: str, score: Score) -> Iterable[tuple[float, str]]:
-    """(time, text) of *score*'s markers: count-in, each pass start, each 半."""
+def _markers(name: str, score: Score, numbered: bool = True) -> Iterable[tuple[float, str]]:
+    """(time, text) of *score*'s markers: count-in, each pass start, each 半.
+
+    Passes are numbered (``pass 1/1``) unless *numbered* is false and there
+    is one pass (a round of ``compare alternate``, whose *name* says the round).
+    """
     if score.count_in:
         yield score.time(0), f"{name}{TRACK_SEPARATOR}count-in"
     n = score.repeat
+    sep = TRACK_SEPARATOR
     for p in range(n):
+        which = f"{sep}pass {p + 1}/{n}" if numbered or n > 1 else ""
+        count = f" {p + 1}/{n}" if numbered or n > 1 else ""
         if score.rite is Rite.TOUHU:
-            yield score.pass_start(p), f"{name}{TRACK_SEPARATOR}pass {p + 1}/{n} · 半"
+            yield score.pass_start(p), f"{name}{which}{sep}半"
         else:
-            yield score.pass_start(p), f"{name}{TRACK_SEPARATOR}pass {p + 1}/{n}"
-            yield score.half_time(p), f"{name}{TRACK_SEPARATOR}半 {p + 1}/{n}"
+            yield score.pass_start(p), f"{name}{which}"
+            yield score.half_time(p), f"{name}{sep}半{count}"
 
 
 class _Track:
@@ -479,30 +472,34 @@ class _Track:
         return track
 
 
-def build_midi(parts, cues: Iterable[Cue] = (), *, title: str | None = None,
+def build_midi(performance, cues: Iterable[Cue] = (), *, title: str | None = None,
                keys: Mapping | None = None, velocities: Mapping | None = None,
                melodic: bool = False, ticks_per_beat: int = DEFAULT_TICKS_PER_BEAT,
                tempo: int | None = None) -> mido.MidiFile:
-    """A type-1 MIDI file of *parts* (and *cues*), in memory.
+    """A type-1 MIDI file of *performance*, in memory.
 
     Parameters
     ----------
-    parts:
-        What :func:`guji.score.as_parts` accepts: a :class:`~guji.score.Score`,
-        a :class:`~guji.score.Part`, or a sequence of them. Each part gets its
-        own track set (鼙, 鼓, and click if it has a count-in); repeated part
-        names get `` (2)``, `` (3)`` … added.
+    performance:
+        A :class:`~guji.timing.performance.Performance` (or what
+        :func:`~guji.timing.performance.as_performance` accepts: a score, a
+        part, a sequence of them). Each part *name* gets one track set (鼙,
+        鼓, and click if a part of that name has a count-in): the passes of
+        one variant in ``compare alternate`` share their tracks.
     cues:
-        :class:`~guji.score.Cue` bells, on a track of their own named ``cue``,
-        each with its label (or ``cue``) as a marker.
+        More :class:`~guji.timing.performance.Cue` bells: with the
+        performance's own, on a track of their own named ``cue``, each with
+        its label (or ``cue``) as a marker.
     title:
-        The sequence name (track 0's name). Default: the parts' names and rites.
+        The sequence name (track 0's name). Default: the performance's title,
+        else the part names and rites.
     keys:
         Voice → MIDI key (percussion mode: a GM drum-kit key, default
         :data:`DEFAULT_KEYS`) or pitch (melodic mode, default
         :data:`DEFAULT_PITCHES`), 0–127. Voices may be named as
-        :func:`voice_of` accepts (``"鼙"``, ``"big"``, a :class:`Drum` …);
-        unnamed voices keep their default.
+        :meth:`Voice.from_name <guji.timing.performance.Voice.from_name>`
+        accepts (``"鼙"``, ``"big"``, a :class:`Drum` …); unnamed voices keep
+        their default.
     velocities:
         Voice → note velocity 1–127 (default :data:`DEFAULT_VELOCITIES`).
     melodic:
@@ -511,9 +508,9 @@ def build_midi(parts, cues: Iterable[Cue] = (), *, title: str | None = None,
     ticks_per_beat:
         Resolution, 1–32767 (default 960).
     tempo:
-        Microseconds per beat. Default: the smallest interval of the parts
-        (one stroke = one quarter note; :func:`tempo_for`), or 500,000 with
-        cues only.
+        Microseconds per beat. Default: the performance's interval (one
+        stroke = one quarter note; :func:`tempo_for`), or 500,000 with cues
+        only.
 
     Returns
     -------
@@ -524,56 +521,71 @@ def build_midi(parts, cues: Iterable[Cue] = (), *, title: str | None = None,
     Raises
     ------
     UsageError
-        Nothing to write, a key/velocity out of range, a bad resolution or
-        tempo, or strokes finer than the tick grid
-        (:meth:`Score.require_resolution`).
+        A key/velocity out of range, a bad resolution or tempo, or strokes
+        finer than the tick grid (:meth:`Score.require_resolution`).
     """
-    parts = as_parts(parts) if parts is not None else ()
-    cues = tuple(cues)
-    for cue in cues:
-        if not isinstance(cue, Cue):
-            raise TypeError(f"expected Cue, not {type(cue).__name__}")
-        if not (math.isfinite(cue.time) and cue.time >= 0):
-            raise UsageError(f"cue time must be a finite, non-negative time, not {cue.time}")
-    if not parts and not cues:
-        raise UsageError("nothing to write: no part and no cue")
-    tpb = _check_ticks_per_beat(ticks_per_beat)
-    if tempo is None:
-        tempo = tempo_for(min(p.score.interval for p in parts)) if parts else 500_000
-    elif isinstance(tempo, bool) or not isinstance(tempo, int) or not 1 <= tempo <= MAX_TEMPO:
-        raise UsageError(f"tempo must be a whole number of microseconds per beat, "
-                         f"1–{MAX_TEMPO}, not {tempo!r}")
+    perf = as_performance(performance, cues)
+    tpb = check_ticks_per_beat(ticks_per_beat)
+    tempo = check_tempo(tempo) if tempo is not None else (
+        tempo_for(perf.interval) if perf.parts else 500_000)
     grid = TickGrid(tpb, tempo)
-    for part in parts:
+    for part in perf.parts:
         part.score.require_resolution(grid.per_second, "MIDI tick")
-    key_table = _voice_table(DEFAULT_PITCHES if melodic else DEFAULT_KEYS, keys, "key", 0)
-    velocity_table = _voice_table(DEFAULT_VELOCITIES, velocities, "velocity", 1)
-    names = _unique_names(parts)
+    kit = _Instruments(keys, velocities, melodic,
+                       click=any(p.score.count_in for p in perf.parts), cue=bool(perf.cues))
+    groups = perf.groups()
+    if title is None:
+        title = perf.title if perf.title is not None else _default_title(groups)
+    conductor = _Track(title)
+    conductor.add(0, _Track.META, mido.MetaMessage("set_tempo", tempo=tempo))
+    tracks: list[_Track] = []
+    for name, parts in groups.items():
+        tracks += _group_tracks(name, parts, conductor, grid, kit)
+    if perf.cues:
+        tracks.append(_cue_track(perf.cues, grid, kit, tempo))
+    last = max([t.last_off for t in tracks] + [e[0] for e in conductor.events])
+    end_tick = last + grid.tick(PAD_SECONDS)
+    midi = mido.MidiFile(type=1, ticks_per_beat=tpb, charset="utf-8")
+    midi.tracks.append(conductor.to_mido(end_tick))
+    for t in tracks:
+        midi.tracks.append(t.to_mido(end_tick))
+    return midi
 
-    # channels: percussion, or (melodic) click and cue channels reserved first,
-    # drum tracks cycling through the rest (all Taiko Drum, so sharing is safe)
-    drum_channels = list(MELODIC_CHANNELS)
-    reserved: dict[Voice, int] = {}
-    if any(p.score.count_in for p in parts):
-        reserved[Voice.CLICK] = drum_channels.pop()
-    if cues:
-        reserved[Voice.CUE] = drum_channels.pop()
-    next_drum_channel = 0
 
-    def channel_for(voice: Voice) -> int:
-        nonlocal next_drum_channel
-        if not melodic:
+class _Instruments:
+    """Keys, velocities and channels of the voices in one file.
+
+    Channels: percussion (channel 10) for every voice, or, in the melodic
+    mode, a channel each for the click and the cue reserved first, the drum
+    tracks cycling through the rest (all Taiko Drum, so sharing is safe).
+    """
+
+    def __init__(self, keys, velocities, melodic: bool, *, click: bool, cue: bool):
+        self.melodic = melodic
+        self.keys = _voice_table(DEFAULT_PITCHES if melodic else DEFAULT_KEYS, keys, "key", 0)
+        self.velocities = _voice_table(DEFAULT_VELOCITIES, velocities, "velocity", 1)
+        self._free = list(MELODIC_CHANNELS)
+        self._reserved: dict[Voice, int] = {}
+        if click:
+            self._reserved[Voice.CLICK] = self._free.pop()
+        if cue:
+            self._reserved[Voice.CUE] = self._free.pop()
+        self._next = 0
+
+    def channel(self, voice: Voice) -> int:
+        if not self.melodic:
             return PERCUSSION_CHANNEL
-        if voice in reserved:
-            return reserved[voice]
-        ch = drum_channels[next_drum_channel % len(drum_channels)]
-        next_drum_channel += 1
+        if voice in self._reserved:
+            return self._reserved[voice]
+        ch = self._free[self._next % len(self._free)]
+        self._next += 1
         return ch
 
-    def new_track(name: str, voice: Voice, channel: int) -> _Track:
+    def track(self, name: str, voice: Voice, channel: int) -> _Track:
+        """A new track for *voice*, its instrument named (and chosen, melodic)."""
         t = _Track(name)
-        key = key_table[voice]
-        if melodic:
+        key = self.keys[voice]
+        if self.melodic:
             program = MELODIC_PROGRAMS[voice]
             t.add(0, _Track.META, mido.MetaMessage(
                 "instrument_name", name=f"{_PROGRAM_NAMES[program]} (GM program {program + 1}), "
@@ -584,54 +596,52 @@ def build_midi(parts, cues: Iterable[Cue] = (), *, title: str | None = None,
                 "instrument_name", name=f"GM percussion {key} {GM_PERCUSSION.get(key, '')}".rstrip()))
         return t
 
-    conductor = _Track(title if title is not None else _default_title(parts, names))
-    conductor.add(0, _Track.META, mido.MetaMessage("set_tempo", tempo=tempo))
-    tracks: list[_Track] = []
 
-    for part, name in zip(parts, names):
-        score = part.score
-        for text in _provenance(name, score):
+def _group_tracks(name: str, parts: Sequence[Part], conductor: "_Track", grid: "TickGrid",
+                  kit: _Instruments) -> list["_Track"]:
+    """The track set of the parts named *name*; their texts and markers go
+    to the *conductor*."""
+    rounds = len(parts)
+    for k, part in enumerate(parts):
+        label = name if rounds == 1 else f"{name}{TRACK_SEPARATOR}round {k + 1}/{rounds}"
+        for text in _provenance(label, part.score):
             conductor.add(0, _Track.META, mido.MetaMessage("text", text=text))
-        for when, text in _markers(name, score):
+        for when, text in _markers(label, part.score, numbered=rounds == 1):
             conductor.add(grid.tick(when), _Track.META, mido.MetaMessage("marker", text=text))
-        voices = [Voice.SMALL, Voice.BIG] + ([Voice.CLICK] if score.count_in else [])
-        part_tracks = {}
-        for voice in voices:
-            ch = channel_for(voice)
-            part_tracks[voice] = (new_track(track_name(name, voice), voice, ch), ch)
-            tracks.append(part_tracks[voice][0])
+    voices = [Voice.SMALL, Voice.BIG] + ([Voice.CLICK] if any(p.score.count_in for p in parts)
+                                         else [])
+    made = {}
+    for voice in voices:
+        ch = kit.channel(voice)
+        made[voice] = (kit.track(track_name(name, voice), voice, ch), ch)
+    for part in parts:
+        score = part.score
         for i in range(len(score)):
             voice = Voice.of(score.drum_at(i))
-            track, ch = part_tracks[voice]
+            track, ch = made[voice]
             # both ends from absolute time: this grid step and the next
             track.note(grid.tick(score.time(i)), grid.tick(score.time(i + 1)), ch,
-                       key_table[voice], velocity_table[voice])
-
-    if cues:
-        ch = channel_for(Voice.CUE)
-        cue_track = new_track(CUE_TRACK, Voice.CUE, ch)
-        beat = tempo / 1_000_000
-        for cue in sorted(cues, key=lambda c: c.time):
-            on = grid.tick(cue.time)
-            cue_track.add(on, _Track.META, mido.MetaMessage("marker", text=cue.label or "cue"))
-            cue_track.note(on, max(on + 1, grid.tick(cue.time + beat)), ch,
-                           key_table[Voice.CUE], velocity_table[Voice.CUE])
-        tracks.append(cue_track)
-
-    last = max([t.last_off for t in tracks] + [e[0] for e in conductor.events])
-    end_tick = last + grid.tick(PAD_SECONDS)
-    midi = mido.MidiFile(type=1, ticks_per_beat=tpb, charset="utf-8")
-    midi.tracks.append(conductor.to_mido(end_tick))
-    for t in tracks:
-        midi.tracks.append(t.to_mido(end_tick))
-    return midi
+                       kit.keys[voice], kit.velocities[voice])
+    return [t for t, _ in made.values()]
 
 
-def _default_title(parts: Sequence[Part], names: Sequence[str]) -> str:
-    if not parts:
+def _cue_track(cues: Sequence[Cue], grid: "TickGrid", kit: _Instruments, tempo: int) -> "_Track":
+    ch = kit.channel(Voice.CUE)
+    track = kit.track(CUE_TRACK, Voice.CUE, ch)
+    beat = tempo / 1_000_000
+    for cue in cues:
+        on = grid.tick(cue.time)
+        track.add(on, _Track.META, mido.MetaMessage("marker", text=cue.label or "cue"))
+        track.note(on, max(on + 1, grid.tick(cue.time + beat)), ch,
+                   kit.keys[Voice.CUE], kit.velocities[Voice.CUE])
+    return track
+
+
+def _default_title(groups: Mapping[str, Sequence[Part]]) -> str:
+    if not groups:
         return "guji cues"
-    return " / ".join(f"{n} ({p.score.rite.chinese} {p.score.rite.value})"
-                      for p, n in zip(parts, names))
+    return " / ".join(f"{n} ({ps[0].score.rite.chinese} {ps[0].score.rite.value})"
+                      for n, ps in groups.items())
 
 
 def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **options) -> Path:

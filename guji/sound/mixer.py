@@ -78,7 +78,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from ..errors import UsageError, escape_controls
-from ..timing.score import Cue, Event, Part, Score, Voice, as_parts, total_duration
+from ..timing.performance import Cue, Part, Performance, Voice, as_performance
+from ..timing.score import Event, Score
 from ..cli.terminal import unescaped
 from ..files import atomic_path
 from .voices import Kit, _check_rate, default_kit, one_shot
@@ -173,11 +174,13 @@ class Mix:
 
     Parameters
     ----------
-    parts:
-        Anything :func:`guji.score.as_parts` accepts: a score, a part, or a
-        sequence of them.
+    performance:
+        A :class:`~guji.timing.performance.Performance` (or what
+        :func:`~guji.timing.performance.as_performance` accepts: a score, a
+        part, or a sequence of them).
     cues:
-        :class:`guji.score.Cue` events, sounded with ``Voice.CUE``.
+        More :class:`~guji.timing.performance.Cue` bells, sounded with
+        ``Voice.CUE`` like the performance's own.
     kit:
         The voices (default :func:`guji.voices.default_kit`).
     rate:
@@ -199,17 +202,16 @@ class Mix:
         ceiling).
     """
 
-    def __init__(self, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
+    def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
                  rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS):
         self.rate = _check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
             raise UsageError(f"channels must be 1 (mono) or 2 (stereo), not {channels!r}")
         self.channels = int(channels)
-        self.parts: tuple[Part, ...] = as_parts(parts)
-        if not self.parts:
-            raise UsageError("nothing to render: no part given")
+        self.performance: Performance = as_performance(performance, cues)
+        self.parts: tuple[Part, ...] = self.performance.parts
         self.kit = kit if kit is not None else default_kit(self.rate)
-        self.cues: tuple[Cue, ...] = tuple(cues)
+        self.cues: tuple[Cue, ...] = self.performance.cues
         self._kind_ids: dict[tuple[Voice, tuple[float, ...]], int] = {}
         self._shots: list[np.ndarray] = []
         self._voices: list[Voice] = []
@@ -223,10 +225,6 @@ class Mix:
             tracks.append((part.score, pass_kinds, click))
         cue_pos, cue_kind = [], []
         for cue in self.cues:
-            if not isinstance(cue, Cue):
-                raise TypeError(f"expected Cue, not {type(cue).__name__}")
-            if not (math.isfinite(cue.time) and cue.time >= 0):
-                raise UsageError(f"cue time must be a finite, non-negative time, not {cue.time}")
             cue_pos.append(round(cue.time * self.rate))
             cue_kind.append(self._kind(Voice.CUE, cue.pan))
         self._lengths = np.array([len(s) for s in self._shots], dtype=np.int64)
@@ -258,7 +256,7 @@ class Mix:
         return self._kind_ids[key]
 
     def _total_frames(self) -> int:
-        end = round(total_duration(self.parts) * self.rate)
+        end = round(max((p.score.duration for p in self.parts), default=0.0) * self.rate)
         for tr in self._tracks:
             if tr.n == 0:
                 continue

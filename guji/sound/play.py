@@ -27,7 +27,8 @@ from ..errors import GujiError, display_width, escape_controls
 from ..text.notation import Pattern, Rite
 from .mixer import Mix
 from ..cli.terminal import unescaped
-from ..timing.score import Cue, Event, Part
+from ..timing.performance import Cue, Part
+from ..timing.score import Event
 from .voices import Kit
 
 #: What to do without PortAudio or a device (the tail of every device error).

@@ -83,7 +83,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
-from ..timing.score import VOICE_NAMES, Voice
+from ..timing.performance import VOICE_NAMES, Voice
 
 try:  # Python 3.11+
     import tomllib
@@ -322,12 +322,6 @@ DEFAULT_CUE = VoiceParams(
 )
 
 _FIELD = {Voice.SMALL: "small", Voice.BIG: "big", Voice.CLICK: "click", Voice.CUE: "cue"}
-
-
-def voice_from_name(name: str) -> Voice:
-    """``small``/``鼙``/``pi`` → SMALL, ``big``/``鼓``/``gu`` → BIG, ``click``, ``cue``
-    (:meth:`guji.score.Voice.from_name`)."""
-    return Voice.from_name(name)
 
 
 @dataclass(frozen=True)
@@ -626,8 +620,8 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
             kit = dataclasses.replace(kit, name=value)
             continue
         try:
-            voice = voice_from_name(key)
-        except ValueError as e:
+            voice = Voice.from_name(key)
+        except UsageError as e:
             raise UsageError(f"{path}: {e}") from None
         if not isinstance(value, dict):
             raise UsageError(f"{path}: [{key}] must be a table of voice parameters")

@@ -1,10 +1,10 @@
 """Comparing readings by ear: what ``guji compare`` plays, as parts and cues.
 
-Each mode turns two or more patterns (A, B, C …) into a performance: a tuple
-of :class:`~guji.score.Part` (a named voice each) and :class:`~guji.score.Cue`
-bells, plus a schedule a person can read ("12.6 s  薛鼓 2 lijing-benyi …").
-Everything here is pure: the renderer, the MIDI writer and the player
-(:mod:`guji.render`, :mod:`guji.midi`, :mod:`guji.play`) take the result.
+Each mode turns two or more patterns (A, B, C …) into a
+:class:`~guji.timing.performance.Performance` (built with its combinators),
+plus a schedule a person can read ("12.6 s  薛鼓 2 lijing-benyi …").
+Everything here is pure: the renderer, the MIDI writer and the player take
+:attr:`Comparison.performance` as they take any performance.
 
 Every variant is played with the same timing (rite, interval, repeat,
 count-in), and every part starts on a whole number of grid steps (slots) of
@@ -43,38 +43,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from ..text.align import DEL, INS, SUB, align_many
 from ..errors import UsageError
+from ..text.align import DEL, INS, SUB, align_many
+from ..text.names import LETTERS, letter, variant_names
 from ..text.notation import Pattern, Rite
-from .score import DEFAULT_INTERVAL, Cue, Part, Score, part_name, total_duration
+from .performance import (DEFAULT_GAP_STEPS, Cue, Part, Performance, Timing, count_in, perform,
+                          sequence as one_after_another, stack)
+from .score import Score
 
 MODES = ("sequence", "alternate", "stereo", "diff")
 
-#: Empty grid slots between variants in ``sequence``; the cue bell sounds on
-#: the middle one (:data:`SEQUENCE_CUE_SLOT` slots into the gap).
-SEQUENCE_GAP_SLOTS = 3
+#: Empty grid slots between variants in ``sequence`` (the one gap rule of
+#: :func:`guji.timing.performance.sequence`); the cue bell sounds on the middle
+#: one (:data:`SEQUENCE_CUE_SLOT` slots into the gap).
+SEQUENCE_GAP_SLOTS = DEFAULT_GAP_STEPS
 SEQUENCE_CUE_SLOT = 1
 
 #: Empty grid slots between passes in ``alternate``.
 ALTERNATE_GAP_SLOTS = 1
-
-
-@dataclass(frozen=True)
-class Timing:
-    """How every variant is played (see :class:`guji.score.Score`)."""
-
-    rite: Rite = Rite.TOUHU
-    interval: float = DEFAULT_INTERVAL
-    repeat: int = 1
-    count_in: int = 0
-
-    def score(self, pattern: Pattern, *, slot: int = 0, repeat: int | None = None,
-              count_in: int | None = None) -> Score:
-        """A score of *pattern* starting at grid slot *slot*."""
-        return Score(pattern, self.rite, self.interval,
-                     repeat=self.repeat if repeat is None else repeat,
-                     count_in=self.count_in if count_in is None else count_in,
-                     start=slot * self.interval)
 
 
 @dataclass(frozen=True)
@@ -134,9 +120,9 @@ class Comparison:
         One of :data:`MODES`.
     patterns:
         The variants, A first.
-    parts, cues:
-        What sinks take (``render_array(parts, cues)``, ``write_midi(path,
-        parts, cues)``, ``play(parts, cues)``).
+    performance:
+        What sinks take (``write_audio(path, performance)``,
+        ``write_midi(path, performance)``, ``play(performance)``).
     schedule:
         What plays when, in time order.
     marks:
@@ -148,19 +134,23 @@ class Comparison:
     mode: str
     patterns: tuple[Pattern, ...]
     timing: Timing
-    parts: tuple[Part, ...]
-    cues: tuple[Cue, ...] = ()
+    performance: Performance
     schedule: tuple[Entry, ...] = ()
     marks: tuple[Mark, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
     @property
+    def parts(self) -> tuple[Part, ...]:
+        return self.performance.parts
+
+    @property
+    def cues(self) -> tuple[Cue, ...]:
+        return self.performance.cues
+
+    @property
     def duration(self) -> float:
         """Seconds until the last part's grid ends (or the last cue's slot)."""
-        end = total_duration(self.parts)
-        for cue in self.cues:
-            end = max(end, cue.time + self.timing.interval)
-        return end
+        return self.performance.duration
 
     def schedule_text(self) -> str:
         """The schedule (and, in ``diff``, the marks and notes) as lines."""
@@ -195,29 +185,6 @@ class Comparison:
         }
 
 
-#: Letters naming the variants (A, B, C …), here and in the pictures and page.
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _letter(i: int) -> str:
-    return LETTERS[i] if i < len(LETTERS) else f"#{i + 1}"
-
-
-def variant_names(patterns: Sequence[Pattern]) -> list[str]:
-    """Part names for the variants: :func:`guji.score.part_name`, with the
-    pattern id added where two variants would share a name."""
-    names = [part_name(p) for p in patterns]
-    out = []
-    for p, name in zip(patterns, names):
-        out.append(name if names.count(name) == 1 else f"{name} [{p.id}]")
-    seen: dict[str, int] = {}
-    final = []
-    for name in out:
-        seen[name] = seen.get(name, 0) + 1
-        final.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
-    return final
-
-
 def _describe(score: Score, letter: str, name: str, extra: str = "") -> str:
     """``A 魯鼓 1 liji-zhengyi (lu:1@liji-zhengyi), 投壺 touhu, 12 strokes × 2 passes``."""
     n = score.per_pass
@@ -235,6 +202,11 @@ def _count_in_entry(score: Score, extra: str = "") -> Entry:
                  f"count-in, {n} click{'s' if n != 1 else ''}{extra}")
 
 
+def _title(mode: str, patterns: Sequence[Pattern]) -> str:
+    """What the files of a comparison are called: ``guji compare diff: lu:1 / lu:1@…``."""
+    return f"guji compare {mode}: " + " / ".join(p.id for p in patterns)
+
+
 def _check(patterns: Sequence[Pattern], mode: str, least: int = 2) -> tuple[Pattern, ...]:
     patterns = tuple(patterns)
     if mode not in MODES:
@@ -248,44 +220,41 @@ def sequence(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparis
     """A, gap with a bell, B, gap with a bell, C … (see the module docstring)."""
     patterns = _check(patterns, "sequence")
     names = variant_names(patterns)
-    parts, cues, schedule = [], [], []
-    slot = 0
-    for v, (p, name) in enumerate(zip(patterns, names)):
+    plain = replace(timing, count_in=0)
+    each = [perform(p, plain, name=n) for p, n in zip(patterns, names)]
+    labels = [f"next: {letter(v)} {name}" for v, name in enumerate(names)][1:]
+    performance = count_in(one_after_another(each, gap=SEQUENCE_GAP_SLOTS, cue_labels=labels,
+                                             cue_step=SEQUENCE_CUE_SLOT, title=_title("sequence", patterns)),
+                           timing.count_in)
+    schedule = []
+    for v, part in enumerate(performance.parts):
         if v:
-            gap_start = slot - SEQUENCE_GAP_SLOTS
-            t = (gap_start + SEQUENCE_CUE_SLOT) * timing.interval
-            cues.append(Cue(t, f"next: {_letter(v)} {name}"))
-            schedule.append(Entry(t, t + timing.interval, f"bell: next {_letter(v)}"))
-        score = timing.score(p, slot=slot, count_in=timing.count_in if v == 0 else 0)
-        parts.append(Part(score, name))
-        if score.count_in:
-            schedule.append(_count_in_entry(score))
-        schedule.append(Entry(score.pass_start(0), score.duration,
-                              _describe(score, _letter(v), name)))
-        slot += len(score) + SEQUENCE_GAP_SLOTS
-    return Comparison("sequence", patterns, timing, tuple(parts), tuple(cues), tuple(schedule))
+            cue = performance.cues[v - 1]
+            schedule.append(Entry(cue.time, cue.time + timing.interval, f"bell: next {letter(v)}"))
+        if part.score.count_in:
+            schedule.append(_count_in_entry(part.score))
+        schedule.append(Entry(part.score.pass_start(0), part.score.duration,
+                              _describe(part.score, letter(v), part.name)))
+    return Comparison("sequence", patterns, timing, performance, tuple(schedule))
 
 
 def alternate(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     """Pass by pass, A then B (then C …), for ``timing.repeat`` rounds."""
+    from .performance import alternate as pass_by_pass
     patterns = _check(patterns, "alternate")
     names = variant_names(patterns)
-    parts, schedule = [], []
-    slot = 0
+    performance = pass_by_pass(patterns, timing, names=names, gap=ALTERNATE_GAP_SLOTS,
+                               title=_title("alternate", patterns))
+    schedule = []
     rounds = timing.repeat
-    for r in range(rounds):
-        for v, (p, name) in enumerate(zip(patterns, names)):
-            first = r == 0 and v == 0
-            score = timing.score(p, slot=slot, repeat=1,
-                                 count_in=timing.count_in if first else 0)
-            parts.append(Part(score, name))
-            if score.count_in:
-                schedule.append(_count_in_entry(score))
-            schedule.append(Entry(score.pass_start(0), score.duration,
-                                  _describe(score, _letter(v), name,
-                                            f", round {r + 1}/{rounds}")))
-            slot += len(score) + ALTERNATE_GAP_SLOTS
-    return Comparison("alternate", patterns, timing, tuple(parts), (), tuple(schedule))
+    for k, part in enumerate(performance.parts):
+        r, v = divmod(k, len(patterns))
+        if part.score.count_in:
+            schedule.append(_count_in_entry(part.score))
+        schedule.append(Entry(part.score.pass_start(0), part.score.duration,
+                              _describe(part.score, letter(v), part.name,
+                                        f", round {r + 1}/{rounds}")))
+    return Comparison("alternate", patterns, timing, performance, tuple(schedule))
 
 
 def stereo_pans(n: int) -> tuple[float, ...]:
@@ -310,19 +279,18 @@ def stereo(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison
     patterns = _check(patterns, "stereo")
     names = variant_names(patterns)
     pans = stereo_pans(len(patterns))
-    parts, schedule = [], []
-    for v, (p, name, pan) in enumerate(zip(patterns, names, pans)):
-        if v == 0:
-            score = timing.score(p)
-        else:
-            score = timing.score(p, slot=timing.count_in, count_in=0)
-        parts.append(Part(score, name, pan=pan))
-        if score.count_in:
-            schedule.append(_count_in_entry(score, f" ({_side(pan)})"))
-        schedule.append(Entry(score.pass_start(0), score.duration,
-                              _describe(score, _letter(v), name, f", {_side(pan)}")))
+    plain = replace(timing, count_in=0)
+    each = [perform(p, plain, name=n) for p, n in zip(patterns, names)]
+    performance = count_in(stack(each, pans=pans, title=_title("stereo", patterns)),
+                           timing.count_in)
+    schedule = []
+    for v, part in enumerate(performance.parts):
+        if part.score.count_in:
+            schedule.append(_count_in_entry(part.score, f" ({_side(part.pan)})"))
+        schedule.append(Entry(part.score.pass_start(0), part.score.duration,
+                              _describe(part.score, letter(v), part.name, f", {_side(part.pan)}")))
     schedule.sort(key=lambda e: e.time)
-    return Comparison("stereo", patterns, timing, tuple(parts), (), tuple(schedule))
+    return Comparison("stereo", patterns, timing, performance, tuple(schedule))
 
 
 def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
@@ -352,7 +320,7 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
             kind = grid.kind(c, v)
             if kind in (SUB, DEL, INS):
                 key = (next_a[c], kind)
-                places.setdefault(key, []).append(f"{_letter(v)} {patterns[v].id}")
+                places.setdefault(key, []).append(f"{letter(v)} {patterns[v].id}")
 
     def where(i: int, kind: str, others: list[str]) -> str:
         who = ", ".join(others)
@@ -398,7 +366,7 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     schedule = []
     if score.count_in:
         schedule.append(_count_in_entry(score))
-    others = ", ".join(f"{_letter(v)} {patterns[v].id}" for v in range(1, len(patterns)))
+    others = ", ".join(f"{letter(v)} {patterns[v].id}" for v in range(1, len(patterns)))
     verb = "differs" if len(patterns) == 2 else "differ"
     schedule.append(Entry(score.pass_start(0), score.duration,
                           _describe(score, "A", names[0], f", a bell where {others} {verb}")))
@@ -408,7 +376,8 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     elif not cues:
         notes.append(f"every difference lies before 半, which {timing.rite.chinese} does not play: "
                      "use --rite she to hear them")
-    return Comparison("diff", patterns, timing, (part,), tuple(cues), tuple(schedule),
+    performance = Performance((part,), tuple(cues), _title("diff", patterns))
+    return Comparison("diff", patterns, timing, performance, tuple(schedule),
                       tuple(marks), tuple(notes))
 
 
@@ -435,96 +404,3 @@ def unheard_note(patterns: Sequence[Pattern], rite: Rite) -> str | None:
         return (f"note: the readings differ only before 半, which {rite.chinese} ({rite.value}) "
                 "does not play: use --rite she to hear the difference")
     return None
-
-
-# -- MIDI: one named track set per variant ------------------------------------
-
-def build_midi(comparison: Comparison, **options):
-    """A MIDI file of *comparison* with **one track set per variant**.
-
-    :func:`guji.midi.build_midi` gives every part its own track set, naming
-    repeats ``… (2)``, ``… (3)``; ``alternate`` has one part per pass, so the
-    passes of each variant are merged back into the variant's tracks
-    (``<variant> · 鼙``, ``<variant> · 鼓``, ``<variant> · click``), and the
-    conductor's pass markers say the round (``<variant> · round 2/3 · 半``).
-    The bells are on the ``cue`` track. *options* are :func:`guji.midi.build_midi`'s
-    (``title``, when absent or ``None``, defaults to the mode and the variants).
-    """
-    import re
-
-    import mido
-
-    from .. import midi as gmidi
-
-    names = []
-    for p in comparison.parts:
-        if p.name not in names:
-            names.append(p.name)
-    if options.get("title") is None:
-        options["title"] = (f"guji compare {comparison.mode}: "
-                            + " / ".join(p.id for p in comparison.patterns))
-    midi = gmidi.build_midi(comparison.parts, comparison.cues, **options)
-    if len(names) == len(comparison.parts):
-        return midi
-
-    pattern = re.compile("^(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-                         + r")(?: \((\d+)\))?(?=$| · )")
-    rounds = comparison.timing.repeat
-
-    def variant_of(part: str) -> str | None:
-        m = pattern.match(part)
-        return m.group(1) if m and m.end() == len(part) else None
-
-    conductor = midi.tracks[0]
-    for msg in conductor:
-        if msg.is_meta and msg.type in ("marker", "text"):
-            m = pattern.match(msg.text)
-            if m:
-                n = int(m.group(2) or 1)
-                # passes of the variant are numbered 1, 2 … across rounds
-                rest = msg.text[m.end():].replace(" · pass 1/1", "")
-                msg.text = f"{m.group(1)}{gmidi.TRACK_SEPARATOR}round {n}/{rounds}{rest}"
-
-    groups: dict[tuple[str, object], list] = {}   # in first-seen order
-    others = []
-    for track in midi.tracks[1:]:
-        part, voice = gmidi.split_track_name(track.name)
-        found = variant_of(part) if voice is not None and voice is not gmidi.Voice.CUE else None
-        if found is None:
-            others.append(track)
-            continue
-        groups.setdefault((found, voice), []).append(track)
-
-    merged = []
-    for (variant, voice), tracks in groups.items():
-        events = []   # (absolute tick, track number, message number, message)
-        end = 0
-        for t_no, track in enumerate(tracks):
-            tick = 0
-            for m_no, msg in enumerate(track):
-                tick += msg.time
-                if msg.is_meta and msg.type in ("track_name", "end_of_track"):
-                    end = max(end, tick)
-                    continue
-                if msg.is_meta and msg.type == "instrument_name" and t_no > 0:
-                    continue
-                if not msg.is_meta and msg.type == "program_change" and t_no > 0:
-                    continue
-                events.append((tick, t_no, m_no, msg))
-        events.sort(key=lambda e: (e[0], e[1], e[2]))
-        out = mido.MidiTrack()
-        out.append(mido.MetaMessage("track_name", name=gmidi.track_name(variant, voice), time=0))
-        now = 0
-        for tick, _, _, msg in events:
-            out.append(msg.copy(time=tick - now))
-            now = tick
-        out.append(mido.MetaMessage("end_of_track", time=max(0, end - now)))
-        merged.append(out)
-    midi.tracks[1:] = merged + others
-    return midi
-
-
-def write_midi(path, comparison: Comparison, **options):
-    """Write :func:`build_midi` of *comparison* to *path* atomically; return the path."""
-    from ..midi.write import save_midi
-    return save_midi(build_midi(comparison, **options), path)

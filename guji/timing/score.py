@@ -20,7 +20,6 @@ half put about 0.5–0.7 s between strokes. 0.6 s sits in the middle.
 
 from __future__ import annotations
 
-import enum
 import math
 import operator
 from dataclasses import dataclass
@@ -76,6 +75,23 @@ def _whole(value) -> int | None:
         return operator.index(value)
     except TypeError:
         return None
+
+
+def check_repeat(repeat) -> int:
+    """*repeat* as a whole number of passes, at least 1, or :class:`UsageError`."""
+    value = _whole(repeat)
+    if value is None or value < 1:
+        raise UsageError(f"repeat must be a whole number of passes, at least 1, not {repeat!r}")
+    return value
+
+
+def check_count_in(count_in) -> int:
+    """*count_in* as a whole number of clicks, 0 or more, or :class:`UsageError`."""
+    value = _whole(count_in)
+    if value is None or value < 0:
+        raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
+                         f"not {count_in!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -144,16 +160,8 @@ class Score:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "interval", check_interval(self.interval))
-        repeat = _whole(self.repeat)
-        if repeat is None or repeat < 1:
-            raise UsageError(f"repeat must be a whole number of passes, at least 1, "
-                             f"not {self.repeat!r}")
-        count_in = _whole(self.count_in)
-        if count_in is None or count_in < 0:
-            raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
-                             f"not {self.count_in!r}")
-        object.__setattr__(self, "repeat", repeat)
-        object.__setattr__(self, "count_in", count_in)
+        object.__setattr__(self, "repeat", check_repeat(self.repeat))
+        object.__setattr__(self, "count_in", check_count_in(self.count_in))
         if math.isnan(self.start) or math.isinf(self.start) or self.start < 0:
             raise UsageError(f"start must be a finite, non-negative time, not {self.start}")
 
@@ -249,95 +257,3 @@ class Score:
         if self.interval * per_second < 1.0 - 1e-9:
             raise UsageError(f"interval {self.interval:g} s is finer than the {grid} grid "
                              f"({per_second:g} a second): strokes would collide")
-
-
-@dataclass(frozen=True)
-class Part:
-    """One named voice of a performance: a score, a name, and an optional pan.
-
-    ``pan`` is −1 (left) … +1 (right); ``None`` keeps each drum's own pan.
-    Several parts make a performance: a comparison lays variants side by side
-    (stereo) or one after another (``Score.start``).
-    """
-
-    score: Score
-    name: str
-    pan: float | None = None
-
-
-def part_name(pattern: Pattern) -> str:
-    """A readable name for a pattern's part: ``魯鼓 1 liji-zhengyi``."""
-    src = pattern.edition or pattern.filename or "text"
-    return f"{pattern.tradition.label} {pattern.diagram} {src}"
-
-
-def as_parts(what: Score | Part | Sequence[Score | Part]) -> tuple[Part, ...]:
-    """Normalise a score, a part, or a sequence of them, to a tuple of parts."""
-    if isinstance(what, (Score, Part)):
-        what = [what]
-    out = []
-    for item in what:
-        if isinstance(item, Score):
-            out.append(Part(item, part_name(item.pattern)))
-        elif isinstance(item, Part):
-            out.append(item)
-        else:
-            raise TypeError(f"expected Score or Part, not {type(item).__name__}")
-    return tuple(out)
-
-
-def total_duration(parts: Sequence[Part]) -> float:
-    """Seconds until the grid of the last-ending part ends."""
-    return max(p.score.duration for p in parts)
-
-
-class Voice(enum.Enum):
-    """What a sink sounds: the two drums, the count-in click, and the cue bell.
-
-    The click (count-in) and the cue (a soft bell: the gap between variants in
-    ``compare sequence``, and the marked strokes of ``compare diff``) are not
-    in the sources; they are guji's, and sound unlike either drum.
-    """
-
-    SMALL = "鼙"
-    BIG = "鼓"
-    CLICK = "click"
-    CUE = "cue"
-
-    @classmethod
-    def from_name(cls, name: str) -> "Voice":
-        """The voice a user names (see :data:`VOICE_NAMES`, any case); ``ValueError``
-        for anything else."""
-        key = str(name).strip().lower()
-        for voice, names in VOICE_NAMES.items():
-            if key in names:
-                return voice
-        raise ValueError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
-                         "click or cue")
-
-    @classmethod
-    def of(cls, drum: Drum | None) -> "Voice":
-        """The voice of a drum; ``None`` (a count-in event) is the click."""
-        if drum is None:
-            return cls.CLICK
-        return cls.SMALL if drum is Drum.SMALL else cls.BIG
-
-
-#: The names a voice goes by on the command line (``--map``, ``--velocity``,
-#: ``--pan``), in kit files and as recording file names in a kit directory.
-VOICE_NAMES: dict[Voice, tuple[str, ...]] = {
-    Voice.SMALL: ("small", "鼙", "pi", "○"),
-    Voice.BIG: ("big", "鼓", "鼔", "gu", "□"),
-    Voice.CLICK: ("click", "count-in"),
-    Voice.CUE: ("cue", "bell"),
-}
-
-
-@dataclass(frozen=True)
-class Cue:
-    """A bell at *time* seconds, outside any pattern: sinks sound it with
-    :attr:`Voice.CUE` (MIDI: a track of its own, with *label* as a marker)."""
-
-    time: float
-    label: str = ""
-    pan: float | None = None

@@ -49,7 +49,7 @@ from typing import Sequence
 from xml.sax import saxutils
 
 from ..text.align import Grid, align_many
-from ..timing.compare import LETTERS
+from ..text.names import LETTERS
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Drum, Pattern
 from ..files import atomic_path

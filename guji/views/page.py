@@ -32,11 +32,12 @@ from typing import Callable, Sequence
 
 from .. import __version__
 from ..text.align import align_many, align_patterns
-from ..timing.compare import LETTERS, MODES, Comparison, Timing, compare
+from ..text.names import LETTERS, file_stem, part_name
+from ..timing.compare import MODES, Comparison, compare
+from ..timing.performance import Timing, perform
 from .draw import pattern_title, source_drawing, timeline_drawing
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Pattern
-from ..timing.score import Part, part_name
 from ..files import atomic_path
 
 #: Audio formats of the page: extension → (MIME type for ``<source type>``,
@@ -273,9 +274,9 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
         folder.mkdir()
     mime, fmt, subtype = AUDIO_FORMATS[audio_format]
 
-    def write(name: str, parts, cues=()) -> float:
+    def write(name: str, performance) -> float:
         path = folder / name
-        write_audio(path, parts, cues, kit=kit, rate=rate, format=audio_format, subtype=subtype)
+        write_audio(path, performance, kit=kit, rate=rate, format=audio_format, subtype=subtype)
         if progress:
             progress(f"wrote {path}")
         return soundfile.info(str(path)).duration
@@ -284,7 +285,7 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     for i, p in enumerate(patterns):
         score = timing.score(p)
         name = variant_filename(i, p, audio_format)
-        duration = write(name, [Part(score, part_name(p))])
+        duration = write(name, perform(p, timing))
         n = score.per_pass
         tracks.append(Track(f"variant-{LETTERS[i % 26].lower()}",
                             f"{LETTERS[i % 26]}: {part_name(p)}", name, mime, duration,
@@ -294,7 +295,7 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
         for mode in modes:
             c: Comparison = compare(patterns, mode, timing)
             name = mode_filename(mode, audio_format)
-            duration = write(name, c.parts, c.cues)
+            duration = write(name, c.performance)
             tracks.append(Track(f"compare-{mode}", f"compare: {mode}", name, mime, duration,
                                 schedule=c.schedule_text(), description=MODE_TEXT[mode]))
     page = build_html(patterns, timing, tracks)

@@ -4,25 +4,23 @@
   ``--pan``; :func:`audio_options_from_args` turns them into the keyword
   arguments of :func:`guji.render.write_audio`, :func:`guji.render.render_blocks`
   and :func:`guji.play.play`: ``{"kit": Kit, "rate": int, "channels": int}``.
-* :func:`add_sequence_options` / :func:`parts_from_args`: several patterns
-  given on one command line are played one after another.
+* :func:`add_sequence_options` / :func:`performance_from_args`: several
+  patterns given on one command line are played one after another (or
+  stacked), the one layout of every command.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import math
 
 from ...errors import UsageError
+from ...text.names import variant_names
 from ...text.notation import Pattern
-from ...timing.score import Part, part_name
-from ._common import score_from_args
+from ...timing.performance import (DEFAULT_GAP_STEPS, Performance, Voice, check_gap, check_pan,
+                                   lay_out)
+from ._common import timing_from_args
 
 DEFAULT_RATE = 48000
-#: Seconds of silence between patterns played one after another (beyond the
-#: one interval that ends each pattern's grid).
-DEFAULT_GAP = 1.0
 
 
 def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True) -> None:
@@ -43,9 +41,9 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
 
 
 def kit_from_args(args: argparse.Namespace):
-    """The :class:`guji.voices.Kit` of ``--kit`` (default: synthesised), with the
+    """The :class:`guji.sound.voices.Kit` of ``--kit`` (default: synthesised), with the
     ``--pan`` overrides."""
-    from ...sound.voices import default_kit, load_kit, voice_from_name   # numpy: only when needed
+    from ...sound.voices import default_kit, load_kit   # numpy: only when needed
     rate = rate_from_args(args)
     kit = load_kit(args.kit, rate) if getattr(args, "kit", None) else default_kit(rate)
     for item in getattr(args, "pan", None) or []:
@@ -53,15 +51,10 @@ def kit_from_args(args: argparse.Namespace):
         if not sep:
             raise UsageError(f"--pan {item!r}: write VOICE=PAN, e.g. --pan 鼓=0.5")
         try:
-            voice = voice_from_name(name)
-        except ValueError as e:
-            raise UsageError(f"--pan {item!r}: {e}") from None
-        try:
-            pan = float(value)
-        except ValueError:
-            raise UsageError(f"--pan {item!r}: {value!r} is not a number") from None
-        if not (math.isfinite(pan) and -1.0 <= pan <= 1.0):
-            raise UsageError(f"--pan {item!r}: pan must be between -1 (left) and 1 (right)")
+            voice = Voice.from_name(name)
+            pan = check_pan(value, f"--pan {item!r}: the pan")
+        except UsageError as e:
+            raise UsageError(f"--pan {item!r}: {e}" if "--pan" not in str(e) else str(e)) from None
         kit = kit.with_voice(voice, kit[voice].replace(pan=pan))
     return kit
 
@@ -84,28 +77,31 @@ def audio_options_from_args(args: argparse.Namespace) -> dict:
 
 
 def add_sequence_options(parser: argparse.ArgumentParser) -> None:
-    """--gap: silence between patterns given one after another."""
-    parser.add_argument("--gap", type=float, default=DEFAULT_GAP, metavar="SECONDS",
-                        help=f"with several patterns, seconds of silence between one pattern's "
-                             f"end and the next (default {DEFAULT_GAP:g})")
+    """--gap and --stack: how several patterns given together are laid out."""
+    parser.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
+                        help=f"with several patterns, empty grid steps between one pattern's "
+                             f"last stroke's step and the next pattern (default {DEFAULT_GAP_STEPS})")
+    parser.add_argument("--stack", action="store_true",
+                        help="with several patterns, play them all at once instead of one "
+                             "after another")
 
 
-def parts_from_args(patterns: list[Pattern], args: argparse.Namespace) -> tuple[Part, ...]:
-    """One part per pattern, one after another: each starts *gap* seconds after
-    the previous one's grid ends. The count-in, if any, comes once, first."""
-    gap = getattr(args, "gap", DEFAULT_GAP)
-    if not (math.isfinite(gap) and gap >= 0):
-        raise UsageError(f"--gap must be 0 or more seconds, not {gap:g}")
-    parts = []
-    start = 0.0
-    for k, pattern in enumerate(patterns):
-        score = score_from_args(pattern, args, start=start)
-        if k > 0 and score.count_in:
-            score = dataclasses.replace(score, count_in=0)
-        parts.append(Part(score, part_name(pattern)))
-        start = score.duration + gap
-    return tuple(parts)
+def gap_steps(text: str) -> int:
+    """``--gap``: a whole number of empty grid steps (argparse type)."""
+    try:
+        return check_gap(int(text))
+    except (ValueError, UsageError):
+        raise argparse.ArgumentTypeError(f"{text!r}: the gap is a whole number of empty grid "
+                                         "steps, 0 or more") from None
+
+
+def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> Performance:
+    """The one layout of the patterns named on the command line
+    (:func:`guji.timing.performance.lay_out`): one after another, *--gap*
+    steps apart, or stacked with ``--stack``; the count-in once, first."""
+    return lay_out(patterns, timing_from_args(args), gap=getattr(args, "gap", DEFAULT_GAP_STEPS),
+                   stacked=getattr(args, "stack", False), names=variant_names(patterns))
 
 
 __all__ = ["add_audio_options", "audio_options_from_args", "kit_from_args", "rate_from_args",
-           "add_sequence_options", "parts_from_args"]
+           "add_sequence_options", "performance_from_args"]

@@ -9,7 +9,8 @@ import sys
 from ...text.editions import load
 from ...text.notation import Pattern, Rite
 from ...text.parser import LABEL_MODES
-from ...timing.score import DEFAULT_INTERVAL, Score, check_interval, interval_from_bpm
+from ...timing.performance import Timing
+from ...timing.score import DEFAULT_INTERVAL, check_interval, interval_from_bpm
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +74,6 @@ def interval_from_args(args: argparse.Namespace) -> float:
     return DEFAULT_INTERVAL
 
 
-def score_from_args(pattern: Pattern, args: argparse.Namespace, start: float = 0.0) -> Score:
-    """A :class:`Score` of *pattern* with the timing options of *args*."""
-    return Score(pattern, Rite(args.rite), interval_from_args(args), repeat=args.repeat,
-                 count_in=args.count_in, start=start)
+def timing_from_args(args: argparse.Namespace) -> Timing:
+    """The :class:`~guji.timing.performance.Timing` of the timing options."""
+    return Timing(Rite(args.rite), interval_from_args(args), args.repeat, args.count_in)

@@ -24,12 +24,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...timing.compare import MODES, Timing, compare, write_midi
+from ...midi import write_midi
+from ...timing.compare import MODES, compare
 from ...errors import UsageError
-from ...text.notation import Rite
 from ._audio import add_audio_options, audio_options_from_args
-from ._common import (add_input_options, add_json_option, add_timing_options, interval_from_args,
-                      load_patterns, print_json)
+from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
+                      print_json, timing_from_args)
 from .midi import add_midi_options, midi_options_from_args
 
 
@@ -66,11 +66,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def timing_from_args(args: argparse.Namespace) -> Timing:
-    """The :class:`~guji.compare.Timing` of the timing options."""
-    return Timing(Rite(args.rite), interval_from_args(args), args.repeat, args.count_in)
-
-
 def run(args: argparse.Namespace) -> int:
     if len(args.ids) < 2:
         raise UsageError(f"compare needs at least two patterns, not {len(args.ids)}")
@@ -92,24 +87,24 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         out = Path(args.output)
         if out.suffix.lower() in MIDI_SUFFIXES:
-            path = write_midi(out, comparison, **midi_options)
+            path = write_midi(out, comparison.performance, **midi_options)
             print(f"wrote {path} (MIDI, {comparison.duration:.2f} s)", file=sys.stderr)
             return 0
         from ...sound.mixer import ProgressBar, audio_format, write_audio
         fmt, sub = audio_format(out, None, None)     # a bad extension fails before any work
         bar = ProgressBar(f"rendering {out}", stream=sys.stderr, rate=audio["rate"])
         try:
-            path = write_audio(out, comparison.parts, comparison.cues, **audio, format=fmt,
-                               subtype=sub, progress=bar)
+            path = write_audio(out, comparison.performance, **audio, format=fmt, subtype=sub,
+                               progress=bar)
         finally:
             bar.close()
         print(f"wrote {path} ({comparison.duration:.2f} s)", file=sys.stderr)
         if not args.no_midi:
-            mid = write_midi(out.with_suffix(".mid"), comparison, **midi_options)
+            mid = write_midi(out.with_suffix(".mid"), comparison.performance, **midi_options)
             print(f"wrote {mid} (MIDI, one track set per variant)", file=sys.stderr)
         return 0
     if args.json:
         return 0
     from ...sound.play import play
-    play(comparison.parts, comparison.cues, **audio)
+    play(comparison.performance, **audio)
     return 0

@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 from ...text.editions import default_edition, scan_edition
-from ...timing.score import as_parts
-from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, parts_from_args
-from ._common import add_timing_options, score_from_args
+from ...text.names import file_stem
+from ...timing.performance import perform
+from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
+                     performance_from_args)
+from ._common import add_timing_options, timing_from_args
 
 DEFAULT_DIR = "guji-out"
 
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from ...sound.play import AudioDeviceError, play
     patterns = list(scan_edition(args.edition or default_edition()).patterns)
     options = audio_options_from_args(args)
-    parts = parts_from_args(patterns, args)
+    parts = performance_from_args(patterns, args)
     if not args.write:
         try:
             play(parts, **options, device=args.device, display=True, out=sys.stderr)
@@ -55,15 +57,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_files(patterns, parts, options, args) -> int:
-    from ...midi.write import default_filename, write_midi
+    from ...midi import write_midi
     from ...sound.mixer import write_audio
 
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for pattern in patterns:
-        single = as_parts(score_from_args(pattern, args))
-        stem = default_filename(pattern, "")
+        single = perform(pattern, timing_from_args(args))
+        stem = file_stem(pattern)
         written.append(write_audio(out / f"{stem}.wav", single, **options))
         written.append(write_midi(out / f"{stem}.mid", single))
     written.append(write_audio(out / "all.wav", parts, **options))

@@ -30,7 +30,7 @@ import sys
 
 from ...text.align import DEL, INS, MATCH, SUB, Alignment, Grid, align_many, align_patterns
 from ...text.notation import HALF, Pattern
-from ...timing.score import part_name
+from ...text.names import part_name
 from ._common import add_input_options, add_json_option, load_patterns, print_json
 
 #: What stands in a row where the other row has a stroke and this one none.

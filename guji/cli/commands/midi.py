@@ -19,15 +19,16 @@ from pathlib import Path
 
 from ...errors import UsageError
 from ...midi.write import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
-                    GM_PERCUSSION, default_filename, voice_of, write_midi)
-from ...timing.score import Part, Voice, part_name
-from ._common import add_input_options, add_timing_options, load_patterns, score_from_args
+                    GM_PERCUSSION, default_filename, write_midi)
+from ...timing.performance import Voice, perform
+from ._audio import add_sequence_options, performance_from_args
+from ._common import add_input_options, add_timing_options, load_patterns, timing_from_args
 
 
 def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice, int]:
     """``"鼙=45,鼓=41"`` → ``{Voice.SMALL: 45, Voice.BIG: 41}``.
 
-    Voices as :func:`guji.midi.voice_of` names them (鼙/small/pi, 鼓/big/gu,
+    Voices as :meth:`guji.timing.performance.Voice.from_name` names them (鼙/small/pi, 鼓/big/gu,
     click, cue); ``=`` or ``:`` between name and number; items separated by
     commas. Raises :class:`argparse.ArgumentTypeError` (one line) on anything
     else, so argparse reports it as a bad option.
@@ -44,7 +45,7 @@ def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice
                 f"{item!r}: expected VOICE=NUMBER, e.g. 鼙=45 or big=41")
         name, _, number = item.partition(sep)
         try:
-            voice = voice_of(name)
+            voice = Voice.from_name(name)
         except UsageError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
         try:
@@ -151,6 +152,7 @@ def register(subparsers) -> None:
                    help="the MIDI file to write; a path ending in '/' or an existing directory "
                         "gets one file per pattern, named from its id (lu-1-liji-zhengyi.mid)")
     add_timing_options(p)
+    add_sequence_options(p)
     add_midi_options(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -166,7 +168,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("-o: MIDI is binary; give a file name (FILE.mid) or a directory (DIR/)")
     options = midi_options_from_args(args)
     patterns = load_patterns(args.ids, args)
-    parts = [Part(score_from_args(p, args), part_name(p)) for p in patterns]
     if _is_directory_target(out):
         directory = Path(out)
         names = [default_filename(p) for p in patterns]
@@ -181,8 +182,9 @@ def run(args: argparse.Namespace) -> int:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise UsageError(f"{out}: cannot create the directory: {e.strerror or e}") from None
-        for part, name in zip(parts, names):
-            print(write_midi(directory / name, part, **options))
+        timing = timing_from_args(args)
+        for pattern, name in zip(patterns, names):
+            print(write_midi(directory / name, perform(pattern, timing), **options))
     else:
-        print(write_midi(out, parts, **options))
+        print(write_midi(out, performance_from_args(patterns, args), **options))
     return 0

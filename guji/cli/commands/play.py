@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, parts_from_args
+from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, performance_from_args
 from ._common import add_input_options, add_timing_options, load_patterns
 
 
@@ -29,6 +29,6 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...sound.play import play
     options = audio_options_from_args(args)
-    parts = parts_from_args(load_patterns(args.ids, args), args)
+    parts = performance_from_args(load_patterns(args.ids, args), args)
     play(parts, **options, device=args.device, display=not args.quiet, out=sys.stderr)
     return 0

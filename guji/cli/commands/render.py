@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, parts_from_args
+from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, performance_from_args
 from ._common import add_input_options, add_timing_options, load_patterns
 
 _BITS = ("16", "24", "float")
@@ -46,14 +46,14 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or default_output(args.ids, args.format)
     fmt, sub = audio_format(output, args.format, args.bits)     # check before any work
     options = audio_options_from_args(args)
-    parts = parts_from_args(load_patterns(args.ids, args), args)
+    performance = performance_from_args(load_patterns(args.ids, args), args)
     bar = ProgressBar(f"rendering {output}", stream=sys.stderr, rate=options["rate"])
     try:
-        path = write_audio(output, parts, **options, format=fmt, subtype=sub, progress=bar)
+        path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
     finally:
         bar.close()
-    seconds = max(p.score.duration for p in parts)
-    strokes = sum(p.score.stroke_count for p in parts)
+    seconds = performance.duration
+    strokes = performance.stroke_count
     layout = "stereo" if options["channels"] == 2 else "mono"
     kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "Vorbis"}[sub]
     print(f"wrote {path} ({strokes} strokes, {seconds:.1f} s, {options['rate']} Hz {layout}, "

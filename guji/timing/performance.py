@@ -1,0 +1,411 @@
+"""Performance: what every sink takes — parts and cues on one even grid.
+
+A :class:`Performance` is the whole of what sounds: its :class:`Part`\\ s (a
+:class:`~guji.timing.score.Score` each, with a name and a pan) and its
+:class:`Cue`\\ s (soft bells outside any pattern). The MIDI writer, the
+renderer, the player, the comparisons and the shared page all take one, and
+validate nothing it already guarantees: every part, cue and pan checked,
+at least one thing to play, times finite and never negative.
+
+Layout: the combinators
+-----------------------
+Performances are built by a few combinators, here and nowhere else, and
+every one of them keeps all strokes on one grid (間若一): each part starts
+a whole number of grid steps from 0.
+
+* :func:`perform` — one pattern played with a :class:`Timing` (rite,
+  interval, passes, count-in);
+* :func:`sequence` — one after another: each performance starts
+  :data:`DEFAULT_GAP_STEPS` empty grid steps (or *gap*) after the previous
+  one's grid ends, optionally with a bell in the gap;
+* :func:`alternate` — pass by pass, A's pass then B's, for several rounds;
+* :func:`stack` — at once, each part with its pan;
+* :func:`count_in` — clicks before everything else, which moves later.
+
+:func:`lay_out` is the one layout of several patterns named on one command
+line: one after another (a count-in, if any, once, first), or stacked when
+asked for.
+
+Track sets
+----------
+Parts that bear the same name are one voice of the performance (the passes
+of one variant in :func:`alternate`): a MIDI file gives each *name* one
+track set (:meth:`Performance.groups`).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from ..errors import UsageError
+from ..text.names import part_name
+from ..text.notation import Drum, Pattern, Rite
+from .score import DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat
+
+#: Empty grid steps between patterns played one after another (the cue bell,
+#: where there is one, sounds on the middle one).
+DEFAULT_GAP_STEPS = 3
+
+
+class Voice(enum.Enum):
+    """What a sink sounds: the two drums, the count-in click, and the cue bell.
+
+    The click (count-in) and the cue (a soft bell: the gap between variants in
+    ``compare sequence``, and the marked strokes of ``compare diff``) are not
+    in the sources; they are guji's, and sound unlike either drum.
+    """
+
+    SMALL = "鼙"
+    BIG = "鼓"
+    CLICK = "click"
+    CUE = "cue"
+
+    @classmethod
+    def from_name(cls, name: "str | Voice | Drum") -> "Voice":
+        """The voice a user names (see :data:`VOICE_NAMES`, any case), or a
+        :class:`Voice` or :class:`~guji.text.notation.Drum` as is;
+        :class:`~guji.errors.UsageError` for anything else."""
+        if isinstance(name, Voice):
+            return name
+        if isinstance(name, Drum):
+            return cls.of(name)
+        key = str(name).strip().lower()
+        for voice, names in VOICE_NAMES.items():
+            if key in names:
+                return voice
+        raise UsageError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
+                         "click or cue")
+
+    @classmethod
+    def of(cls, drum: Drum | None) -> "Voice":
+        """The voice of a drum; ``None`` (a count-in event) is the click."""
+        if drum is None:
+            return cls.CLICK
+        return cls.SMALL if drum is Drum.SMALL else cls.BIG
+
+
+#: The names a voice goes by on the command line (``--map``, ``--velocity``,
+#: ``--pan``), in kit files and as recording file names in a kit directory.
+VOICE_NAMES: dict[Voice, tuple[str, ...]] = {
+    Voice.SMALL: ("small", "鼙", "pi", "○"),
+    Voice.BIG: ("big", "鼓", "鼔", "gu", "□"),
+    Voice.CLICK: ("click", "count-in"),
+    Voice.CUE: ("cue", "bell"),
+}
+
+
+def check_pan(pan, what: str = "pan") -> float:
+    """*pan* as a float from −1 (left) to 1 (right), or :class:`UsageError`."""
+    try:
+        value = float(pan)
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a number from -1 (left) to 1 (right), "
+                         f"not {pan!r}") from None
+    if not (math.isfinite(value) and -1.0 <= value <= 1.0):
+        raise UsageError(f"{what} must be between -1 (left) and 1 (right), not {value:g}")
+    return value
+
+
+def _check_time(time, what: str) -> float:
+    try:
+        value = float(time)
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a number of seconds, not {time!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise UsageError(f"{what} must be a finite, non-negative time, not {value:g}")
+    return value
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How patterns are played (see :class:`~guji.timing.score.Score`): the
+    rite, the interval between strokes, the passes, the count-in clicks.
+    Checked when made, like a score."""
+
+    rite: Rite = Rite.TOUHU
+    interval: float = DEFAULT_INTERVAL
+    repeat: int = 1
+    count_in: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rite, Rite):
+            raise UsageError(f"rite must be Rite.TOUHU or Rite.SHE, not {self.rite!r}")
+        object.__setattr__(self, "interval", check_interval(self.interval))
+        object.__setattr__(self, "repeat", check_repeat(self.repeat))
+        object.__setattr__(self, "count_in", check_count_in(self.count_in))
+
+    def score(self, pattern: Pattern, *, step: int = 0, repeat: int | None = None,
+              count_in: int | None = None) -> Score:
+        """A score of *pattern* starting at grid step *step*."""
+        return Score(pattern, self.rite, self.interval,
+                     repeat=self.repeat if repeat is None else repeat,
+                     count_in=self.count_in if count_in is None else count_in,
+                     start=step * self.interval)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One named voice of a performance: a score, a name, and an optional pan.
+
+    ``pan`` is −1 (left) … +1 (right); ``None`` keeps each drum's own pan
+    (the kit's).
+    """
+
+    score: Score
+    name: str
+    pan: float | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.score, Score):
+            raise TypeError(f"expected Score, not {type(self.score).__name__}")
+        if self.pan is not None:
+            object.__setattr__(self, "pan", check_pan(self.pan))
+
+    @property
+    def step(self) -> int:
+        """The grid step of the score's first event (its start ÷ its interval)."""
+        return round(self.score.start / self.score.interval)
+
+    @property
+    def end_step(self) -> int:
+        """The grid step just after the part's last event."""
+        return self.step + len(self.score)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A bell at *time* seconds, outside any pattern: sinks sound it with
+    :attr:`Voice.CUE` (MIDI: a track of its own, with *label* as a marker)."""
+
+    time: float
+    label: str = ""
+    pan: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "time", _check_time(self.time, "cue time"))
+        if self.pan is not None:
+            object.__setattr__(self, "pan", check_pan(self.pan, "cue pan"))
+
+
+@dataclass(frozen=True)
+class Performance:
+    """Parts and cues: everything a sink plays or writes.
+
+    Attributes
+    ----------
+    parts:
+        The parts, in the order their track sets appear (a MIDI file's tracks,
+        a page's players).
+    cues:
+        Bells outside the patterns, in time order.
+    title:
+        What a file or a page calls the whole (``None``: the sinks make one
+        from the part names).
+    """
+
+    parts: tuple[Part, ...] = ()
+    cues: tuple[Cue, ...] = ()
+    title: str | None = None
+
+    def __post_init__(self) -> None:
+        parts, cues = tuple(self.parts), tuple(self.cues)
+        for p in parts:
+            if not isinstance(p, Part):
+                raise TypeError(f"expected Part, not {type(p).__name__}")
+        for c in cues:
+            if not isinstance(c, Cue):
+                raise TypeError(f"expected Cue, not {type(c).__name__}")
+        if not parts and not cues:
+            raise UsageError("nothing to play: no part and no cue")
+        object.__setattr__(self, "parts", parts)
+        object.__setattr__(self, "cues", tuple(sorted(cues, key=lambda c: c.time)))
+
+    # -- shape -------------------------------------------------------------
+    @property
+    def interval(self) -> float:
+        """The grid: the smallest interval of the parts (the default with cues only)."""
+        return min((p.score.interval for p in self.parts), default=DEFAULT_INTERVAL)
+
+    @property
+    def duration(self) -> float:
+        """Seconds until the last part's grid ends, or the last cue's grid step."""
+        end = max((p.score.duration for p in self.parts), default=0.0)
+        for cue in self.cues:
+            end = max(end, cue.time + self.interval)
+        return end
+
+    @property
+    def end_step(self) -> int:
+        """Grid steps from 0 to the end of the last part's grid (or cue's step)."""
+        end = max((p.end_step for p in self.parts), default=0)
+        for cue in self.cues:
+            end = max(end, math.floor(cue.time / self.interval + 1e-9) + 1)
+        return end
+
+    @property
+    def stroke_count(self) -> int:
+        """Strokes of every part (clicks and cues not counted)."""
+        return sum(p.score.stroke_count for p in self.parts)
+
+    def names(self) -> tuple[str, ...]:
+        """The part names, each once, in order."""
+        return tuple(dict.fromkeys(p.name for p in self.parts))
+
+    def groups(self) -> dict[str, tuple[Part, ...]]:
+        """Name → the parts bearing it, in order: one track set each."""
+        out: dict[str, list[Part]] = {}
+        for p in self.parts:
+            out.setdefault(p.name, []).append(p)
+        return {name: tuple(ps) for name, ps in out.items()}
+
+    # -- moving ------------------------------------------------------------
+    def later(self, steps: int) -> "Performance":
+        """The same performance *steps* grid steps later."""
+        if steps == 0:
+            return self
+        parts = tuple(replace(p, score=replace(p.score, start=(p.step + steps) * p.score.interval))
+                      for p in self.parts)
+        cues = tuple(replace(c, time=_moved(c.time, steps, self.interval)) for c in self.cues)
+        return Performance(parts, cues, self.title)
+
+    def titled(self, title: str | None) -> "Performance":
+        return replace(self, title=title)
+
+
+def _moved(time: float, steps: int, interval: float) -> float:
+    """*time* moved *steps* grid steps later: a time on the grid (or half-way
+    between two steps) is recomputed from its step, one multiplication, so
+    moving never adds rounding errors up."""
+    halves = time / interval * 2
+    if abs(halves - round(halves)) < 1e-9:
+        return (round(halves) / 2 + steps) * interval
+    return time + steps * interval
+
+
+def as_performance(what, cues: Iterable[Cue] = ()) -> Performance:
+    """A :class:`Performance` of *what*: a performance, a score, a part, or a
+    sequence of scores and parts; *cues* are added.
+
+    A score becomes a part named after its pattern
+    (:func:`~guji.text.names.part_name`), with `` (2)``, `` (3)`` … added when
+    that name is taken: scores given one by one stay apart, while parts given
+    the same name on purpose share a track set.
+    """
+    cues = tuple(cues)
+    if isinstance(what, Performance):
+        return replace(what, cues=what.cues + cues) if cues else what
+    if what is None:
+        what = ()
+    if isinstance(what, (Score, Part)):
+        what = [what]
+    what = list(what)
+    taken = {item.name for item in what if isinstance(item, Part)}
+    parts = []
+    for item in what:
+        if isinstance(item, Score):
+            base = name = part_name(item.pattern)
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"{base} ({n})"
+            taken.add(name)
+            parts.append(Part(item, name))
+        elif isinstance(item, Part):
+            parts.append(item)
+        else:
+            raise TypeError(f"expected Score or Part, not {type(item).__name__}")
+    return Performance(tuple(parts), cues)
+
+
+# ---------------------------------------------------------------------------
+# combinators
+
+def perform(pattern: Pattern, timing: Timing = Timing(), *, name: str | None = None,
+            pan: float | None = None) -> Performance:
+    """One pattern played with *timing*, from grid step 0."""
+    return Performance((Part(timing.score(pattern), name or part_name(pattern), pan),))
+
+
+def sequence(performances: Sequence[Performance], *, gap: int = DEFAULT_GAP_STEPS,
+             cue_labels: Sequence[str] | None = None, cue_step: int = 1,
+             title: str | None = None) -> Performance:
+    """*performances* one after another: each starts *gap* empty grid steps
+    after the previous one's grid ends. With *cue_labels*, a bell sounds in
+    each gap, *cue_step* steps into it, labelled with the next label."""
+    gap = check_gap(gap)
+    parts: list[Part] = []
+    cues: list[Cue] = []
+    step = 0
+    for k, perf in enumerate(performances):
+        if k and cue_labels is not None:
+            bell = step - gap + cue_step
+            cues.append(Cue(bell * perf.interval, cue_labels[k - 1]))
+        moved = perf.later(step)
+        parts += moved.parts
+        cues += moved.cues
+        step = moved.end_step + gap
+    return Performance(tuple(parts), tuple(cues), title)
+
+
+def stack(performances: Sequence[Performance], *, pans: Sequence[float | None] | None = None,
+          title: str | None = None) -> Performance:
+    """*performances* at once; with *pans*, every part of the *k*-th at ``pans[k]``."""
+    parts: list[Part] = []
+    cues: list[Cue] = []
+    for k, perf in enumerate(performances):
+        pan = pans[k] if pans is not None else None
+        parts += [replace(p, pan=pan) if pans is not None else p for p in perf.parts]
+        cues += perf.cues
+    return Performance(tuple(parts), tuple(cues), title)
+
+
+def alternate(patterns: Sequence[Pattern], timing: Timing, *, names: Sequence[str] | None = None,
+              gap: int = 1, title: str | None = None) -> Performance:
+    """Pass by pass: A's pass, B's pass …, then A's next, for ``timing.repeat``
+    rounds, *gap* empty steps between passes; the count-in once, first. Every
+    pass of a pattern bears its name (one track set in MIDI)."""
+    names = list(names) if names is not None else [part_name(p) for p in patterns]
+    one_pass = replace(timing, repeat=1, count_in=0)
+    passes = [perform(p, one_pass, name=n) for _ in range(timing.repeat)
+              for p, n in zip(patterns, names)]
+    return count_in(sequence(passes, gap=gap, title=title), timing.count_in)
+
+
+def count_in(performance: Performance, clicks: int) -> Performance:
+    """*clicks* count-in clicks, one step apart, before everything: they
+    belong to the first part, and everything else moves *clicks* steps later."""
+    if not clicks:
+        return performance
+    first, rest = performance.parts[0], performance.parts[1:]
+    if first.score.count_in:
+        raise UsageError("the first part already has a count-in")
+    moved = Performance(rest, performance.cues, performance.title).later(clicks) \
+        if (rest or performance.cues) else None
+    head = replace(first, score=replace(first.score, count_in=clicks))
+    return Performance((head,) + (moved.parts if moved else ()),
+                       moved.cues if moved else (), performance.title)
+
+
+def check_gap(gap) -> int:
+    """*gap* as a whole number of empty grid steps (0 or more), or :class:`UsageError`."""
+    if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
+        raise UsageError(f"the gap is a whole number of empty grid steps, 0 or more, not {gap!r}")
+    return gap
+
+
+def lay_out(patterns: Sequence[Pattern], timing: Timing = Timing(), *,
+            gap: int = DEFAULT_GAP_STEPS, stacked: bool = False,
+            names: Sequence[str] | None = None, title: str | None = None) -> Performance:
+    """The one layout of several patterns: one after another, *gap* empty
+    grid steps between them, or all at once when *stacked*; the count-in,
+    if any, once, before the first."""
+    if not patterns:
+        raise UsageError("nothing to play: no pattern given")
+    names = list(names) if names is not None else [part_name(p) for p in patterns]
+    plain = replace(timing, count_in=0)
+    each = [perform(p, plain, name=n) for p, n in zip(patterns, names)]
+    whole = stack(each, title=title) if stacked else sequence(each, gap=gap, title=title)
+    return count_in(whole, timing.count_in)

@@ -28,7 +28,7 @@ def test_exactly_two_variant_readings():
 
 
 def test_count_mismatches_are_exactly_those_domain_lists():
-    found = {(c.tradition.value, c.diagram, m.edition, m.part, m.drum, m.counted, m.claimed, m.implied)
+    found = {(c.tradition.value, c.diagram, m.edition, m.extent, m.drum, m.counted, m.claimed, m.implied)
              for c in collate() for m in c.mismatches}
     assert found == {
         # seed 003's diagram-1 魯鼓 gives 12 / 11 whole against 13 / 10

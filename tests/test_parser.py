@@ -29,7 +29,7 @@ EXPECTED = {
 
 
 def found(text: str, **kw) -> list[tuple[str, int, str]]:
-    return [(p.score, p.diagram, p.notation()) for p in scan(text, **kw).patterns]
+    return [(p.tradition.value, p.diagram, p.notation()) for p in scan(text, **kw).patterns]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -134,8 +134,8 @@ def test_unlabelled_pattern_is_skipped_with_a_notice():
 
 def test_label_mode_override():
     text = "魯鼓 ○□○○□□○○半○□○ 薛鼓 ○□○半○□○ 魯鼓"
-    assert [p.score for p in scan(text, labels="after").patterns] == ["薛", "魯"]
-    assert [p.score for p in scan(text, labels="before").patterns] == ["魯", "薛"]
+    assert [p.tradition.value for p in scan(text, labels="after").patterns] == ["薛", "魯"]
+    assert [p.tradition.value for p in scan(text, labels="before").patterns] == ["魯", "薛"]
 
 
 def test_scan_error_unknown_symbol_inside_pattern():
@@ -167,7 +167,7 @@ def test_parse_with_label_and_parts():
 
 
 def test_parse_score_given_by_caller():
-    p = parse("○□半○", score="xue")
+    p = parse("○□半○", tradition="xue")
     assert p.tradition is Tradition.XUE
 
 
@@ -360,5 +360,5 @@ def test_one_character_between_two_strokes_is_an_error_at_that_character(text, d
 
 @pytest.mark.parametrize("ed", editions(), ids=lambda e: e.slug)
 def test_shipped_editions_read_the_four_patterns(ed):
-    got = [(p.score, p.diagram) for p in scan_edition(ed.slug).patterns]
+    got = [(p.tradition.value, p.diagram) for p in scan_edition(ed.slug).patterns]
     assert got == [(s, d) for s, d, _ in FOUR]

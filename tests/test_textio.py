@@ -20,7 +20,7 @@ TRAD_BIG5 = TRAD.replace("\xa0", " ")
 
 
 def patterns(text):
-    return [(p.score, p.diagram, p.notation()) for p in scan(text).patterns]
+    return [(p.tradition.value, p.diagram, p.notation()) for p in scan(text).patterns]
 
 
 @pytest.mark.parametrize("text, encoding, detected", [

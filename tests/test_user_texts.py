@@ -112,7 +112,7 @@ def test_user_text(name):
         return
 
     result = guji.scan(text, filename=name, labels=labels)
-    got = [(SLUG[p.score], p.diagram, p.notation()) for p in result.patterns]
+    got = [(SLUG[p.tradition.value], p.diagram, p.notation()) for p in result.patterns]
     want = [tuple(p) for p in e["patterns"]]
     messages = [n.message for n in result.notices]
     assert got == want, f"{name}: notices {messages}"

@@ -29,7 +29,9 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-PARTS = {"half": Rite.TOUHU, "whole": Rite.SHE}
+#: The two extents of a pattern a count can be of: the half (from 半, played in
+#: 投壺) and the whole (射禮). JSON writes the extent under the key "part".
+EXTENTS = {"half": Rite.TOUHU, "whole": Rite.SHE}
 DRUMS = {"鼙": Drum.SMALL, "鼓": Drum.BIG}
 
 
@@ -66,21 +68,21 @@ class Mismatch:
     """A reading whose count differs from the commentator's claim."""
 
     edition: str
-    part: str              #: "half" or "whole"
+    extent: str            #: "half" or "whole"
     drum: str              #: "鼙" or "鼓"
     counted: int
     claimed: int
     implied: int | None    #: the count the claim implies, where the printed one is doubted
 
     def describe(self) -> str:
-        text = f"{self.edition}: {self.part} {self.drum} {self.counted}, claimed {self.claimed}"
+        text = f"{self.edition}: {self.extent} {self.drum} {self.counted}, claimed {self.claimed}"
         if self.implied is not None:
             agree = "agrees with" if self.counted == self.implied else "differs from"
             text += f" as printed (implied {self.implied}; the reading {agree} it)"
         return text
 
     def to_json(self) -> dict:
-        return {"edition": self.edition, "part": self.part, "drum": self.drum,
+        return {"edition": self.edition, "part": self.extent, "drum": self.drum,
                 "counted": self.counted, "claimed": self.claimed, "implied": self.implied}
 
 
@@ -138,9 +140,9 @@ class Collation:
             "base": self.base,
             "readings": {ed: {"before": "".join(s.glyph for s in p.before),
                               "after": "".join(s.glyph for s in p.half),
-                              "counts": {part: {name: p.counts(rite)[drum]
+                              "counts": {extent: {name: p.counts(rite)[drum]
                                                 for name, drum in DRUMS.items()}
-                                         for part, rite in PARTS.items()},
+                                         for extent, rite in EXTENTS.items()},
                               "aligned": list(self.columns[ed])}
                          for ed, p in self.readings.items()},
             "variants": [v.to_json() for v in self.variants],
@@ -220,13 +222,14 @@ def collate_pattern(tradition: Tradition, diagram: int,
     mismatches = []
     if claim is not None:
         for ed, pat in readings.items():
-            for part, rite in PARTS.items():
+            for extent, rite in EXTENTS.items():
                 counted = pat.counts(rite)
                 for name, drum in DRUMS.items():
-                    claimed = claim.counts[part][name]
+                    claimed = claim.counts[extent][name]
                     if counted[drum] != claimed:
-                        implied = claim.implied.get(part, {}).get(name)
-                        mismatches.append(Mismatch(ed, part, name, counted[drum], claimed, implied))
+                        implied = claim.implied.get(extent, {}).get(name)
+                        mismatches.append(Mismatch(ed, extent, name, counted[drum], claimed,
+                                                   implied))
     return Collation(tradition, diagram, base, dict(readings), columns, tuple(variants),
                      claim, tuple(mismatches))
 

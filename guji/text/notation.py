@@ -222,11 +222,6 @@ class Pattern:
 
     # -- views ----------------------------------------------------------
     @property
-    def score(self) -> str:
-        """魯 or 薛, as in the JSON output."""
-        return self.tradition.value
-
-    @property
     def location(self) -> Location:
         """Where the first stroke stands."""
         return self.strokes[0].location
@@ -265,7 +260,7 @@ class Pattern:
         loc = self.location
         return {
             "id": self.id,
-            "score": self.score,
+            "score": self.tradition.value,   # the JSON keeps the key "score"
             "diagram": self.diagram,
             "edition": self.edition,
             "before": "".join(s.glyph for s in self.before),

@@ -153,7 +153,7 @@ def _check_run(src: SourceText, tokens: list[Token]) -> None:
 # parse: one pattern
 # ---------------------------------------------------------------------------
 
-def parse(text: str, score: Tradition | str | None = None, diagram: int = 1,
+def parse(text: str, tradition: Tradition | str | None = None, diagram: int = 1,
           filename: str | None = None, edition: str | None = None) -> Pattern:
     """Parse *text* as exactly one pattern.
 
@@ -164,9 +164,9 @@ def parse(text: str, score: Tradition | str | None = None, diagram: int = 1,
         punctuation, markup and bracketed notes are skipped; one score label
         (魯鼓, 薛鼓 and variants) may stand before or after the strokes, and a
         heading (鼓, 記鼓) before them.
-    score:
-        The score (``Tradition.LU``, ``"lu"``, ``"魯"``…) when the text names
-        none; if both are given they must agree.
+    tradition:
+        The score's tradition (``Tradition.LU``, ``"lu"``, ``"魯"``…) when the
+        text names none; if both are given they must agree.
     diagram:
         1 or 2, recorded on the pattern.
     filename, edition:
@@ -179,8 +179,7 @@ def parse(text: str, score: Tradition | str | None = None, diagram: int = 1,
     """
     src = SourceText(text, filename)
     tokens = tokenize(src)
-    if isinstance(score, str):
-        score = Tradition.from_name(score)
+    given = Tradition.from_name(tradition) if isinstance(tradition, str) else tradition
     label: Token | None = None
     run: list[Token] = []
     run_started = run_ended = False
@@ -213,10 +212,10 @@ def parse(text: str, score: Tradition | str | None = None, diagram: int = 1,
         raise _error(src, "no drum strokes (○ or □) found", run[0].offset)
     _check_run(src, run)
     tradition = label.tradition if label else None
-    if score is not None and tradition is not None and score is not tradition:
-        raise _error(src, f"the label says {label.text} but the score given is {score.label}",
+    if given is not None and tradition is not None and given is not tradition:
+        raise _error(src, f"the label says {label.text} but the score given is {given.label}",
                      label.offset)
-    tradition = tradition or score
+    tradition = tradition or given
     if tradition is None:
         first = next(t for t in run if t.kind is Kind.STROKE)
         raise _error(src, "pattern has no score name: write 魯鼓 or 薛鼓 next to it, "

@@ -16,7 +16,7 @@ from guji.text.notation import Drum
 drums = st.lists(st.sampled_from([Drum.SMALL, Drum.BIG]), max_size=40)
 
 
-# -- the real variant readings (DOMAIN.md) --------------------------------------
+# -- the real variant readings (docs/notation.md) --------------------------------------
 
 def test_lu1_zhengyi_against_wuli_tongkao_is_one_substitution():
     a, b = load("lu:1"), load("lu:1@wuli-tongkao")

@@ -1,4 +1,4 @@
-"""guji collate: exactly DOMAIN.md's variant readings and count mismatches."""
+"""guji collate: exactly docs/notation.md's variant readings and count mismatches."""
 
 from __future__ import annotations
 

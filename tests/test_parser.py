@@ -13,7 +13,7 @@ from guji.text.notation import ROUND_GLYPHS, SQUARE_GLYPHS, Drum
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
 
-# DOMAIN.md's table of the four patterns, per seed (square normalised to □).
+# docs/notation.md's table of the four patterns, per seed (square normalised to □).
 LU1 = "○□○○□□○□○○□半○□○□○○○□□○□○"
 LU1_003 = "○□○□□□○□○○□半○□○□○○○□□○□○"
 XUE1 = "○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"

@@ -21,7 +21,7 @@ PATTERNS = all_patterns()
 IDS = [p.id for p in PATTERNS]
 
 
-# --- the commentators' counts (DOMAIN.md, 徐伯鲁 in seed 000) -------------
+# --- the commentators' counts (docs/notation.md, 徐伯鲁 in seed 000) -------------
 # (score id in the default edition) -> ((half 鼙, half 鼓), (whole 鼙, whole 鼓));
 # 薛鼓 diagram 1's half 鼓 is printed 七, the pattern and the whole imply 3.
 COUNTS = {
@@ -218,7 +218,7 @@ def test_good_speeds():
     assert check_interval("0.5") == 0.5
     assert interval_from_bpm(100) == 60 / 100 == DEFAULT_INTERVAL
     assert interval_from_bpm(60 / MIN_INTERVAL) == pytest.approx(MIN_INTERVAL)
-    # the documented default sits in DOMAIN.md's 0.5–0.7 s reading
+    # the documented default sits in docs/notation.md's 0.5–0.7 s reading
     assert 0.5 <= DEFAULT_INTERVAL <= 0.7
     assert Score(load("lu")).interval == DEFAULT_INTERVAL
 

@@ -12,7 +12,7 @@ The default interval
 --------------------
 The sources give no absolute speed; the interval is the user's choice.
 :data:`DEFAULT_INTERVAL` is 0.6 s (100 strokes a minute). The reasoning, one
-reading and not a source (DOMAIN.md): the throwers take their timing from
+reading and not a source (docs/notation.md): the throwers take their timing from
 the music (鄭玄: 投壺當以為志取節焉); if one pass of the half pattern
 accompanies one throw, and a throw comes every 6–8 s, the 10–13 strokes of a
 half put about 0.5–0.7 s between strokes. 0.6 s sits in the middle.

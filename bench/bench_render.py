@@ -34,7 +34,7 @@ from pathlib import Path
 
 from guji.text.editions import load
 from guji.text.notation import Rite
-from guji.sound.mixer import write_audio
+from guji.sound.files import write_audio
 from guji.timing.score import Score
 
 SOUNDFONT = "/usr/share/sounds/sf2/TimGM6mb.sf2"
@@ -112,12 +112,12 @@ def bench_memory(hours: float) -> None:
         code = textwrap.dedent(f"""
             from guji.text.editions import load
             from guji.text.notation import Rite
-            from guji.sound.mixer import write_audio
+            from guji.sound.files import write_audio
             from guji.timing.score import Score
             score = Score(load("lu:1"), Rite.SHE, 0.6, repeat={passes})
             write_audio({str(out)!r}, score)
         """)
-        _, base = child_maxrss("import numpy, soundfile, guji.sound.mixer")
+        _, base = child_maxrss("import numpy, soundfile, guji.sound.files")
         wall, rss = child_maxrss(code)
         size = out.stat().st_size
         print(f"long render: {passes * len(pattern.strokes)} strokes, {passes * len(pattern.strokes) * 0.6 / 3600:.2f} h, "

@@ -26,7 +26,7 @@ import pytest
 from guji.cli.main import main
 from guji.text.editions import load
 from guji.text.notation import Rite
-from guji.sound.play import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
+from guji.cli.display import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
 from guji.sound.mixer import Mix
 from guji.timing.score import Score
 from guji.timing.performance import Part
@@ -127,13 +127,14 @@ def test_ctrl_c_closes_the_stream_first(null_audio):
         from guji.text.editions import load
         from guji.timing.score import Score
         from guji.sound.play import play
+        from guji.cli.display import stroke_display
         class Interrupting(io.StringIO):
             def write(self, s):
                 if opened and opened[0].active and self.tell() > 0:
                     raise KeyboardInterrupt
                 return super().write(s)
         try:
-            play(Score(load("lu"), repeat=1000), out=Interrupting())
+            play(Score(load("lu"), repeat=1000), display=stroke_display(Interrupting()))
         except KeyboardInterrupt:
             print("interrupted", len(opened), opened[0].closed)
     """)

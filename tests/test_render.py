@@ -18,11 +18,13 @@ from guji.cli.main import main
 from guji.text.editions import load
 from guji.errors import UsageError
 from guji.text.notation import Drum, Rite
-from guji.sound.mixer import (CEILING_DBFS, MARGIN_DB, OGG_SERIAL, Mix, ProgressBar, audio_format, ogg_crc,
-                         pan_gains, render_array, render_blocks, write_audio)
+from guji.cli.progress import ProgressBar
+from guji.sound.files import OGG_SERIAL, audio_format, ogg_crc, write_audio
+from guji.sound.headroom import CEILING_DBFS, MARGIN_DB
+from guji.sound.mixer import Mix, pan_gains, render_array, render_blocks
 from guji.timing.score import Score
 from guji.timing.performance import Cue, Part, Voice
-from guji.sound.voices import default_kit, one_shot
+from guji.sound.kit import default_kit, one_shot
 
 CEILING = 10 ** (CEILING_DBFS / 20)
 

@@ -12,9 +12,9 @@ import soundfile as sf
 
 from guji.errors import UsageError
 from guji.timing.performance import Voice
-from guji.sound.voices import (DEFAULT_BIG, DEFAULT_SMALL, KIT_FILE, MEMBRANE_RATIOS, SAMPLE_FILES,
-                         Kit, VoiceParams, default_kit, load_kit, one_shot, resample,
-                         synthesize, write_samples)
+from guji.sound.kit import KIT_FILE, SAMPLE_FILES, Kit, default_kit, load_kit, one_shot, write_samples
+from guji.sound.recordings import resample
+from guji.sound.synth import DEFAULT_BIG, DEFAULT_SMALL, MEMBRANE_RATIOS, VoiceParams, synthesize
 
 RATE = 48000
 
@@ -106,7 +106,7 @@ def test_regenerating_the_samples_gives_identical_bytes(tmp_path):
     assert {p.name for p in written} == set(SAMPLE_FILES.values()) | {KIT_FILE}
     for p in written:
         assert p.read_bytes() == shipped.joinpath(p.name).read_bytes(), \
-            f"samples/{p.name} is stale: run python -m guji.sound.voices --write-samples samples/"
+            f"samples/{p.name} is stale: run python -m guji.sound.kit --write-samples samples/"
 
 
 def test_shipped_sample_files_are_the_voices():

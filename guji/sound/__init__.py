@@ -1,1 +1,23 @@
-"""."""
+"""The sound stage: voices, kits, the mixer, audio files and playback.
+
+One concept a module, each importing only those above it:
+
+* :mod:`~guji.sound.synth` — :class:`~guji.sound.synth.VoiceParams`, the default voices and
+  modal synthesis of one hit;
+* :mod:`~guji.sound.recordings` — recordings of one hit: reading, trimming,
+  resampling;
+* :mod:`~guji.sound.oneshot` — one hit of a voice at a sample rate,
+  synthesised or recorded, cached; the sample rates allowed;
+* :mod:`~guji.sound.kit` — :class:`~guji.sound.kit.Kit` (the four voices), kit files and
+  ``samples/`` (``python -m guji.sound.kit --write-samples DIR``);
+* :mod:`~guji.sound.onsets` — the sample of each stroke's onset;
+* :mod:`~guji.sound.headroom` — the exact peak of a render, and its gain;
+* :mod:`~guji.sound.mixer` — :class:`~guji.sound.mixer.Mix`, the block renderer;
+* :mod:`~guji.sound.files` — writing WAV, FLAC and OGG files, byte for byte
+  the same;
+* :mod:`~guji.sound.play` — live playback through PortAudio.
+
+Nothing here writes to a terminal: progress and the stroke display are the
+command line's (:mod:`guji.cli.progress`, :mod:`guji.cli.display`), passed in
+as callables.
+"""

@@ -252,7 +252,7 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     Path
         The ``index.html`` written.
     """
-    from ..sound.mixer import write_audio
+    from ..sound.files import write_audio
     import soundfile
 
     if audio_format not in AUDIO_FORMATS:

@@ -43,7 +43,7 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
 def kit_from_args(args: argparse.Namespace):
     """The :class:`guji.sound.voices.Kit` of ``--kit`` (default: synthesised), with the
     ``--pan`` overrides."""
-    from ...sound.voices import default_kit, load_kit   # numpy: only when needed
+    from ...sound.kit import default_kit, load_kit   # numpy: only when needed
     rate = rate_from_args(args)
     kit = load_kit(args.kit, rate) if getattr(args, "kit", None) else default_kit(rate)
     for item in getattr(args, "pan", None) or []:
@@ -60,7 +60,7 @@ def kit_from_args(args: argparse.Namespace):
 
 
 def rate_from_args(args: argparse.Namespace) -> int:
-    from ...sound.voices import MAX_RATE, MIN_RATE
+    from ...sound.oneshot import MAX_RATE, MIN_RATE
     rate = getattr(args, "rate", DEFAULT_RATE)
     if not MIN_RATE <= rate <= MAX_RATE:
         raise UsageError(f"--rate {rate}: use a sample rate from {MIN_RATE} to {MAX_RATE} Hz")

@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             path = write_midi(out, comparison.performance, **midi_options)
             print(f"wrote {path} (MIDI, {comparison.duration:.2f} s)", file=sys.stderr)
             return 0
-        from ...sound.mixer import ProgressBar, audio_format, write_audio
+        from ...sound.files import audio_format, write_audio
+        from ..progress import ProgressBar
         fmt, sub = audio_format(out, None, None)     # a bad extension fails before any work
         bar = ProgressBar(f"rendering {out}", stream=sys.stderr, rate=audio["rate"])
         try:
@@ -106,5 +107,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         return 0
     from ...sound.play import play
-    play(comparison.performance, **audio)
+    from ..display import stroke_display
+    play(comparison.performance, **audio, display=stroke_display(sys.stderr))
     return 0

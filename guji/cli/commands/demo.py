@@ -43,12 +43,13 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ...sound.play import AudioDeviceError, play
+    from ..display import stroke_display
     patterns = list(scan_edition(args.edition or default_edition()).patterns)
     options = audio_options_from_args(args)
     parts = performance_from_args(patterns, args)
     if not args.write:
         try:
-            play(parts, **options, device=args.device, display=True, out=sys.stderr)
+            play(parts, **options, device=args.device, display=stroke_display(sys.stderr))
             return 0
         except AudioDeviceError as e:
             reason = str(e).split(";")[0]
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 def write_files(patterns, parts, options, args) -> int:
     from ...midi import write_midi
-    from ...sound.mixer import write_audio
+    from ...sound.files import write_audio
 
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)

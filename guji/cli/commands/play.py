@@ -28,7 +28,9 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ...sound.play import play
+    from ..display import stroke_display
     options = audio_options_from_args(args)
     parts = performance_from_args(load_patterns(args.ids, args), args)
-    play(parts, **options, device=args.device, display=not args.quiet, out=sys.stderr)
+    display = None if args.quiet else stroke_display(sys.stderr)
+    play(parts, **options, device=args.device, display=display)
     return 0

@@ -42,7 +42,8 @@ def default_output(ids: list[str], fmt: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...sound.mixer import ProgressBar, audio_format, write_audio
+    from ...sound.files import audio_format, write_audio
+    from ..progress import ProgressBar
     output = args.output or default_output(args.ids, args.format)
     fmt, sub = audio_format(output, args.format, args.bits)     # check before any work
     options = audio_options_from_args(args)

@@ -1,0 +1,151 @@
+"""The stroke display of ``guji play``: the stroke sounding now, in its source line.
+
+While :func:`guji.sound.play.play` plays, the terminal shows the source line
+of the pattern with the glyph sounding now highlighted (reverse video); when
+the output is not a terminal, one plain line per stroke, the glyph in
+brackets. The library knows nothing of this: a command passes
+:func:`stroke_display` as ``play(..., display=...)``, and play tells the
+display which frame is sounding after each block.
+
+The display writes its own control sequences (``\\r``, reverse video, clear
+to end of line) on purpose: its content is escaped with
+:func:`guji.errors.escape_controls`, and it writes past the command's
+:class:`~guji.cli.terminal.SafeStream` (:func:`~guji.cli.terminal.unescaped`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Callable, Iterable, TextIO
+
+from ..errors import display_width, escape_controls
+from ..sound.mixer import Mix
+from ..text.notation import Pattern, Rite
+from ..timing.performance import Part
+from ..timing.score import Event
+from .terminal import unescaped
+
+REVERSE = "\x1b[7m"
+NORMAL = "\x1b[27m"
+CLEAR_LINE = "\x1b[K"
+
+
+def stroke_display(out: TextIO) -> Callable[[Mix], "StrokeDisplay"]:
+    """The *display* argument of :func:`guji.sound.play.play` that shows each
+    stroke on *out* as it sounds (a :class:`StrokeDisplay` of the mix played)."""
+    return lambda mix: StrokeDisplay(mix, out)
+
+
+class StrokeDisplay:
+    """Shows the stroke sounding now: the pattern's source line, its glyph marked.
+
+    On a terminal one status line is redrawn in place, the glyph in reverse
+    video; otherwise (a pipe, a file) each new stroke is one plain line with
+    the glyph in brackets.
+    """
+
+    def __init__(self, mix: Mix, out: TextIO, tty: bool | None = None, width: int | None = None):
+        self.mix = mix
+        self.out = unescaped(out)      # the content is escaped here, the codes are ours
+        if tty is None:
+            try:
+                tty = bool(out.isatty())
+            except (AttributeError, ValueError):
+                tty = False
+        self.tty = tty
+        self.width = width or (shutil.get_terminal_size((80, 24)).columns if tty else 100)
+        self._current: tuple[int, int] | None = None
+        self._drawn = False
+
+    def show(self, frame: int) -> None:
+        """Show the latest stroke started at or before *frame* (if it changed)."""
+        found = self.mix.event_at(frame)
+        if found is None:
+            return
+        part_index, event = found
+        key = (part_index, event.index)
+        if key == self._current:
+            return
+        self._current = key
+        line = format_stroke(self.mix.parts[part_index], event, tty=self.tty, width=self.width - 1)
+        if self.tty:
+            self.out.write("\r" + line + CLEAR_LINE)
+            self._drawn = True
+        else:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        if self.tty and self._drawn:
+            self.out.write("\n")
+            self.out.flush()
+            self._drawn = False
+
+
+def format_stroke(part: Part, event: Event, *, tty: bool, width: int = 100) -> str:
+    """One display line for *event* of *part*.
+
+    ``魯鼓 1 liji-zhengyi  pass 1/2  3/12 鼓  半，○□[○]□…`` — the part, the
+    pass, the stroke's place in the pass and its drum, then the source line
+    holding its glyph, cut to *width* columns around the glyph. On a
+    terminal (*tty*) the glyph is in reverse video instead of brackets.
+    A count-in click shows ``count-in 2/4``.
+    """
+    score = part.score
+    if event.drum is None:
+        return _fit(escape_controls(f"{part.name}  count-in {event.index + 1}/{score.count_in}"),
+                    width)
+    head = escape_controls(f"{part.name}  pass {event.pass_index + 1}/{score.repeat}  "
+            f"{event.position + 1}/{score.per_pass} {event.drum.value}  ")
+    room = max(10, width - display_width(head))
+    return head + source_excerpt(score.pattern, event, tty=tty, width=room)
+
+
+def source_excerpt(pattern: Pattern, event: Event, *, tty: bool, width: int) -> str:
+    """The source line holding *event*'s glyph, the glyph marked, cut to *width* columns."""
+    stroke = event.stroke
+    if stroke is None:
+        raise ValueError("a count-in click has no glyph")
+    text = None
+    for number, line in pattern.lines:
+        if number == stroke.location.line:
+            text = line
+            break
+    if text is not None and 0 <= stroke.location.column - 1 < len(text):
+        col = stroke.location.column - 1
+    else:   # no source text: show the normalised notation
+        text, col = pattern.notation(Rite.SHE, marker=False), stroke.index
+    text = text.replace("\t", " ").rstrip("\r\n")
+    # controls in the source shown escaped (U+001B), the glyph's column moved with them
+    col = len(escape_controls(text[:col]))
+    text = escape_controls(text)
+    glyph = text[col]
+    left, right = text[:col], text[col + 1:]
+    mark_w = display_width(glyph) + (0 if tty else 2)
+    # cut the line to a window around the glyph
+    budget = max(0, width - mark_w)
+    want_left = budget // 2
+    if display_width(left) > want_left:
+        left = "…" + _take(reversed(left), max(want_left - 1, 0))[::-1]
+    rest = max(0, budget - display_width(left))
+    if display_width(right) > rest:
+        right = _take(right, max(rest - 1, 0)) + "…"
+    mark = f"{REVERSE}{glyph}{NORMAL}" if tty else f"[{glyph}]"
+    return left + mark + right
+
+
+def _fit(text: str, width: int) -> str:
+    if display_width(text) <= width:
+        return text
+    return _take(text, width - 1) + "…"
+
+
+def _take(chars: Iterable[str], limit: int) -> str:
+    """The leading *chars* that fit in *limit* columns (up to the first that does not)."""
+    out, used = [], 0
+    for ch in chars:
+        used += display_width(ch)
+        if used > limit:
+            break
+        out.append(ch)
+    return "".join(out)

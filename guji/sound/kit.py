@@ -1,0 +1,331 @@
+"""Kits: the four voices together, and kit files.
+
+A :class:`Kit` holds the :class:`~guji.sound.synth.VoiceParams` of the four
+voices (鼙, 鼓, the count-in click, the cue bell), with their pans and
+levels; :func:`default_kit` is the synthesised one. :func:`one_shot` gives
+the sound of one hit of a voice of a kit (made and cached by
+:mod:`guji.sound.oneshot`). :func:`load_kit` reads a kit from a kit file or a
+directory of recordings, :func:`kit_to_toml` writes one, and
+:func:`write_samples` writes the shipped ``samples/`` directory.
+
+Kit files
+---------
+A kit file is TOML with one table per voice (``[small]`` or ``["鼙"]``,
+``[big]`` or ``["鼓"]``, ``[click]``, ``[cue]``; TOML wants the Chinese
+names quoted); each key is a :class:`VoiceParams` field, and what a table
+leaves out keeps the default::
+
+    name = "my kit"
+    ["鼓"]
+    fundamental = 110.0
+    level = -3.0
+    pan = 0.5
+    ["鼙"]
+    sample = "recordings/pi.flac"   # a recording instead of synthesis
+
+``python -m guji.sound.kit --write-samples DIR`` writes the default kit as such a
+file (``default-kit.toml``, every parameter with its meaning) beside the
+one-shot WAV of each voice.
+
+A directory of recordings is a kit too: ``small.wav`` (or ``鼙.*``, ``pi.*``)
+and ``big.wav`` (or ``鼓.*``, ``gu.*``), optionally ``click.*`` and ``cue.*``;
+WAV, FLAC or OGG, any sample rate (resampled), mono or stereo (folded to
+mono; the kit's pan places it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+from ..timing.performance import VOICE_NAMES, Voice
+from .oneshot import check_rate, voice_one_shot
+from .recordings import RECORDING_EXTENSIONS
+from .synth import DEFAULT_BIG, DEFAULT_CLICK, DEFAULT_CUE, DEFAULT_SMALL, VoiceParams
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+_FIELD = {Voice.SMALL: "small", Voice.BIG: "big", Voice.CLICK: "click", Voice.CUE: "cue"}
+
+
+@dataclass(frozen=True)
+class Kit:
+    """The four voices, each with its own parameters, pan and level.
+
+    Index a kit by voice: ``kit[Voice.BIG].pan``.
+
+    Attributes
+    ----------
+    small, big, click, cue:
+        The :class:`VoiceParams` of 鼙, 鼓, the count-in click and the cue bell.
+    rate:
+        The sample rate the kit was prepared for (recordings are checked by
+        resampling to it when the kit is loaded; :func:`one_shot` renders
+        any rate).
+    name:
+        A name to show (the kit file's, or ``"default"``).
+    """
+
+    small: VoiceParams = DEFAULT_SMALL
+    big: VoiceParams = DEFAULT_BIG
+    click: VoiceParams = DEFAULT_CLICK
+    cue: VoiceParams = DEFAULT_CUE
+    rate: int = 48000
+    name: str = "default"
+
+    def __getitem__(self, voice: Voice) -> VoiceParams:
+        return getattr(self, _FIELD[Voice(voice)])
+
+    def with_voice(self, voice: Voice, params: VoiceParams) -> "Kit":
+        """A copy with *voice* replaced by *params*."""
+        return dataclasses.replace(self, **{_FIELD[voice]: params})
+
+    def to_toml(self) -> str:
+        """The kit as a kit file (TOML), every parameter with its meaning."""
+        return kit_to_toml(self)
+
+
+def default_kit(rate: int = 48000) -> Kit:
+    """The synthesised kit (see :data:`~guji.sound.synth.DEFAULT_SMALL`,
+    :data:`~guji.sound.synth.DEFAULT_BIG` …)."""
+    return Kit(rate=check_rate(rate))
+
+
+def one_shot(kit: Kit | None, voice: Voice, rate: int) -> np.ndarray:
+    """The sound of one hit of *voice* in *kit* at *rate*: mono float32, read-only.
+
+    Its first sample is the onset (a render puts it on sample
+    ``round(t × rate)``); its peak is the voice's ``level``. The result is
+    cached: asking again costs nothing.
+    """
+    kit = kit if kit is not None else default_kit()
+    return voice_one_shot(kit[Voice(voice)], rate)
+
+
+# -- kit files -----------------------------------------------------------------
+
+_FIELDS = {f.name for f in dataclasses.fields(VoiceParams)}
+
+
+def load_kit(path_or_dir: str | os.PathLike, rate: int = 48000) -> Kit:
+    """Load a kit: a TOML kit file, or a directory of recordings.
+
+    Parameters
+    ----------
+    path_or_dir:
+        A ``.toml`` kit file (see the module docstring: one table per voice,
+        keys are :class:`VoiceParams` fields, ``sample`` paths relative to the
+        file), or a directory holding ``small.*`` / ``鼙.*`` / ``pi.*`` and
+        ``big.*`` / ``鼓.*`` / ``gu.*`` recordings (WAV, FLAC, OGG),
+        optionally ``click.*`` and ``cue.*``.
+    rate:
+        The sample rate the kit will be used at; every recording is read and
+        resampled once now, so a bad one is reported at once.
+
+    Raises
+    ------
+    UsageError
+        Naming the file, when the kit cannot be used: no such path, bad TOML,
+        an unknown voice or parameter, a bad value, an unreadable or silent
+        recording, a directory without a 鼙 and a 鼓.
+    """
+    rate = check_rate(rate)
+    p = Path(path_or_dir)
+    if p.is_dir():
+        kit = _kit_from_directory(p, rate)
+    elif p.is_file():
+        kit = _kit_from_toml(p, rate)
+    elif not p.exists():
+        raise UsageError(f"{p}: no such kit (give a kit file .toml or a directory of recordings)")
+    else:
+        raise UsageError(f"{p}: not a kit file or directory")
+    for voice in Voice:
+        if kit[voice].sample is not None:
+            one_shot(kit, voice, rate)   # read and check every recording now
+    return kit
+
+
+def _kit_from_toml(path: Path, rate: int) -> Kit:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: a kit file must be UTF-8 TOML") from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path}: not a valid kit file: {e}") from None
+    kit = Kit(rate=rate, name=path.stem)
+    for key, value in data.items():
+        if key == "name":
+            if not isinstance(value, str):
+                raise UsageError(f"{path}: name must be a string")
+            kit = dataclasses.replace(kit, name=value)
+            continue
+        try:
+            voice = Voice.from_name(key)
+        except UsageError as e:
+            raise UsageError(f"{path}: {e}") from None
+        if not isinstance(value, dict):
+            raise UsageError(f"{path}: [{key}] must be a table of voice parameters")
+        unknown = sorted(set(value) - _FIELDS)
+        if unknown:
+            raise UsageError(f"{path}: [{key}] unknown parameter {unknown[0]!r} "
+                             f"(known: {', '.join(sorted(_FIELDS))})")
+        changes = dict(value)
+        if "sample" in changes:
+            sample = changes["sample"]
+            if not isinstance(sample, str) or not sample:
+                raise UsageError(f"{path}: [{key}] sample must be the path of a recording")
+            changes["sample"] = str((path.parent / Path(sample).expanduser()).resolve())
+        for name in ("mode_ratios", "mode_gains", "mode_decays"):
+            if name in changes and not isinstance(changes[name], list):
+                raise UsageError(f"{path}: [{key}] {name} must be a list of numbers")
+        try:
+            params = kit[voice].replace(**changes)
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"{path}: [{key}] {e}") from None
+        kit = kit.with_voice(voice, params)
+    return kit
+
+
+def _kit_from_directory(directory: Path, rate: int) -> Kit:
+    kit = Kit(rate=rate, name=directory.name or str(directory))
+    entries = sorted(directory.iterdir())
+    for voice, names in VOICE_NAMES.items():
+        found = [e for e in entries if e.is_file() and e.suffix.lower() in RECORDING_EXTENSIONS
+                 and e.stem.lower() in names]
+        if len(found) > 1:
+            raise UsageError(f"{directory}: more than one recording of {voice.value}: "
+                             f"{', '.join(f.name for f in found)}")
+        if not found:
+            if voice in (Voice.SMALL, Voice.BIG):
+                wanted = " or ".join(f"{n}.wav" for n in names)
+                raise UsageError(f"{directory}: no recording of the {voice.value} "
+                                 f"({wanted}; .flac and .ogg also do)")
+            continue
+        kit = kit.with_voice(voice, kit[voice].replace(sample=str(found[0].resolve())))
+    return kit
+
+
+#: One line on each parameter, for the comments of a written kit file.
+PARAMETER_HELP: dict[str, str] = {
+    "fundamental": "Hz of the lowest mode",
+    "mode_ratios": "frequency of each mode / fundamental (membrane: Bessel zeros j_mn/j_01)",
+    "mode_gains": "amplitude of each mode at the strike (relative)",
+    "mode_decays": "seconds each mode takes to fall by 60 dB",
+    "pitch_fall": "the modes start this fraction sharp (0.06 = 6 %) ...",
+    "pitch_fall_time": "... and relax with this time constant (s)",
+    "noise_level": "stick noise burst: peak amplitude, in mode_gains units",
+    "noise_decay": "stick noise burst: decay time constant (s)",
+    "noise_cutoff": "stick noise burst: one-pole low-pass cut-off (Hz; 0 = white)",
+    "attack": "raised-cosine rise at the start (s)",
+    "length": "seconds of one hit (synthesis)",
+    "fade": "raised-cosine fade at the end (s)",
+    "level": "peak of one hit, dBFS",
+    "pan": "-1 left .. 0 centre .. +1 right",
+    "seed": "seed of the noise: same seed, same bytes",
+    "sample": "a recording (WAV/FLAC/OGG) to use instead of synthesis",
+}
+
+_TITLES = {Voice.SMALL: "鼙, the small drum (○): 其聲下，其音榻榻然 — soft, damped, flat",
+           Voice.BIG: "鼓, the big drum (□): 其聲高，其音鏜鏜然 — loud, ringing, booming",
+           Voice.CLICK: "the count-in click (not in the sources)",
+           Voice.CUE: "the cue bell (not in the sources)"}
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, str):
+        import json
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+def kit_to_toml(kit: Kit) -> str:
+    """*kit* as a kit file: one commented table per voice, every parameter."""
+    lines = ["# A guji kit file: one table per voice; every key is a voice parameter.",
+             "# Load it with --kit FILE. Keys left out keep the default.",
+             "# Regenerate: python -m guji.voices --write-samples samples/",
+             "",
+             f"name = {_toml_value(kit.name)}"]
+    width = max(len(n) for n in _FIELDS)
+    for voice in Voice:
+        params = kit[voice]
+        lines += ["", f"# {_TITLES[voice]}", f"[{_FIELD[voice]}]"]
+        for f in dataclasses.fields(VoiceParams):
+            value = getattr(params, f.name)
+            if value is None:
+                continue
+            lines.append(f"{f.name:<{width}} = {_toml_value(value)}"
+                         f"  # {PARAMETER_HELP[f.name]}")
+    return "\n".join(lines) + "\n"
+
+
+# -- samples/ -----------------------------------------------------------------------
+
+#: The one-shot files of samples/: voice → file name.
+SAMPLE_FILES = {Voice.SMALL: "small.wav", Voice.BIG: "big.wav", Voice.CLICK: "click.wav",
+                Voice.CUE: "cue.wav"}
+SAMPLE_RATE = 48000
+SAMPLE_SUBTYPE = "PCM_24"
+KIT_FILE = "default-kit.toml"
+
+
+def write_samples(directory: str | os.PathLike, kit: Kit | None = None) -> list[Path]:
+    """Write the one-shot WAV of each voice (48 kHz, 24-bit, mono) and the kit file.
+
+    This is how ``samples/`` is made: ``python -m guji.sound.kit --write-samples
+    samples/``. The same code writes the same bytes.
+    """
+    import soundfile as sf
+    from ..files import atomic_path
+
+    kit = kit or default_kit(SAMPLE_RATE)
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for voice, name in SAMPLE_FILES.items():
+        target = out / name
+        with atomic_path(target) as tmp:
+            sf.write(tmp, one_shot(kit, voice, SAMPLE_RATE), SAMPLE_RATE,
+                     subtype=SAMPLE_SUBTYPE, format="WAV")
+        written.append(target)
+    target = out / KIT_FILE
+    with atomic_path(target) as tmp:
+        Path(tmp).write_text(kit_to_toml(kit), encoding="utf-8")
+    written.append(target)
+    return written
+
+
+def _main(argv: list[str] | None = None) -> int:
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="python -m guji.sound.kit",
+        description="Write the default one-shot samples and kit file (the samples/ directory).")
+    parser.add_argument("--write-samples", metavar="DIR", required=True,
+                        help="directory to write small.wav big.wav click.wav cue.wav "
+                             f"{KIT_FILE} into")
+    args = parser.parse_args(argv)
+    for path in write_samples(args.write_samples):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(_main())

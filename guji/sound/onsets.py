@@ -1,0 +1,82 @@
+"""Onsets: on which sample each stroke of a part starts, and with which sound.
+
+Each stroke (and count-in click) starts on exactly sample ``round(t × rate)``,
+``t`` being its exact time from :meth:`guji.timing.score.Score.time` —
+computed from the stroke's index, never by adding up rounded gaps. A
+:class:`Track` answers for one part, by event index and lazily, so a piece
+repeated ten thousand times costs no more memory than one pass: the sample
+of an event, the sound kind (voice at a pan, an index into the mixer's
+one-shots) of a range of events, and the first event at or after a sample.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..timing.score import Score
+
+
+class Track:
+    """The onsets of one part: sample positions and sound kinds, by index, lazily.
+
+    Parameters
+    ----------
+    score:
+        The part's score (its times, count-in and pass length).
+    rate:
+        Samples a second.
+    pass_kinds:
+        The sound kind of each stroke of one pass, in order.
+    click_kind:
+        The sound kind of a count-in click.
+    lengths:
+        The length (frames) of each sound kind's one-shot: how far back a
+        stroke may still ring (:attr:`max_length`).
+    """
+
+    def __init__(self, score: Score, rate: int, pass_kinds: np.ndarray, click_kind: int,
+                 lengths: Sequence[int]):
+        self.score = score
+        self.n = len(score)
+        self.count_in = score.count_in
+        self.per_pass = max(score.per_pass, 1)
+        self.start = float(score.start)
+        self.interval = float(score.interval)
+        self.rate = float(rate)
+        self.pass_kinds = pass_kinds
+        self.click_kind = click_kind
+        used = set(pass_kinds.tolist()) | ({click_kind} if self.count_in else set())
+        self.max_length = int(max((lengths[k] for k in used), default=1))
+
+    def position(self, i: int) -> int:
+        """Sample of event *i*: ``round(score.time(i) × rate)``."""
+        return round(self.score.time(i) * self.rate)
+
+    def positions(self, i0: int, i1: int) -> np.ndarray:
+        """Samples of events *i0* … *i1*−1 (the same arithmetic as :meth:`position`)."""
+        idx = np.arange(i0, i1, dtype=np.float64)
+        return np.rint((self.start + idx * self.interval) * self.rate).astype(np.int64)
+
+    def kinds(self, i0: int, i1: int) -> np.ndarray:
+        """Sound kinds of events *i0* … *i1*−1: a click in the count-in, else the stroke's."""
+        idx = np.arange(i0, i1, dtype=np.int64)
+        if len(self.pass_kinds) == 0:
+            return np.full(len(idx), self.click_kind, dtype=np.int64)
+        strokes = self.pass_kinds[(idx - self.count_in) % self.per_pass]
+        return np.where(idx < self.count_in, self.click_kind, strokes)
+
+    def first_at_or_after(self, frame: int) -> int:
+        """The first event index whose sample is ≥ *frame* (``n`` if none)."""
+        n = self.n
+        if n == 0:
+            return 0
+        est = math.ceil((frame / self.rate - self.start) / self.interval)
+        i = min(max(est, 0), n)
+        while i > 0 and self.position(i - 1) >= frame:
+            i -= 1
+        while i < n and self.position(i) < frame:
+            i += 1
+        return i

@@ -16,7 +16,7 @@ import tracemalloc
 from pathlib import Path
 
 from guji.text.editions import load
-from guji.midi.write import read_midi, write_midi
+from guji.midi import read_midi, write_midi
 from guji.text.notation import Rite
 from guji.timing.score import Score
 from guji.timing.performance import Cue

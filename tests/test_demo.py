@@ -11,7 +11,7 @@ import mido
 import soundfile as sf
 
 from guji.text.editions import default_edition, scan_edition
-from guji.midi.write import read_midi
+from guji.midi import read_midi
 from guji.text.notation import Rite
 from guji.timing.score import DEFAULT_INTERVAL
 

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from guji.cli.main import build_parser, main
 from guji.text.editions import all_patterns, edition, load
 from guji.errors import UsageError
-from guji.midi.write import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MAX_TEMPO, PAD_SECONDS,
+from guji.midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MAX_TEMPO, PAD_SECONDS,
                        build_midi, read_midi, write_midi)
 from guji.text.notation import Drum, Rite
 from guji.timing.score import MIN_INTERVAL, Score

@@ -1,16 +1,45 @@
 """MIDI: Standard MIDI files of a performance, and reading them back.
 
-* :mod:`guji.midi.write` — :func:`build_midi`, :func:`write_midi`;
-* :mod:`guji.midi.write` also reads (:func:`read_midi`) for now.
+One concept a module:
+
+* :mod:`guji.midi.tracks` — the layout of a guji MIDI file (a conductor
+  track, a track per drum of each part, a cue track) and the track names
+  both sides agree on: :func:`track_name`, :func:`split_track_name`;
+* :mod:`guji.midi.gm` — the General MIDI choices: the drum-kit keys of the
+  voices (:data:`DEFAULT_KEYS`, after 陸德明's 釋文 on the two drums), their
+  velocities, the melodic mode's pitches, programs and channels;
+* :mod:`guji.midi.ticks` — time: the tempo (:func:`tempo_for`), seconds →
+  ticks (:class:`TickGrid`), ticks → MIDI's delta times (:class:`TickTrack`);
+* :mod:`guji.midi.write` — building and saving: :func:`build_midi`,
+  :func:`write_midi`, :func:`save_midi`;
+* :mod:`guji.midi.read` — reading back: :func:`read_midi` →
+  :class:`MidiReading` of :class:`MidiHit` and :class:`MidiMarker`.
+
+Everything public is importable from here; :class:`Voice` (the keys of the
+tables) comes along from :mod:`guji.timing.performance`. mido is imported
+only in this folder.
 """
 
-from .write import (CUE_TRACK, DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT,
-                    DEFAULT_VELOCITIES, GM_PERCUSSION, PAD_SECONDS, TRACK_SEPARATOR, MidiHit,
-                    MidiMarker, MidiReading, build_midi, read_midi, save_midi, split_track_name,
-                    track_name, write_midi)
 from ..timing.performance import Voice
+from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSION,
+                 MELODIC_CHANNELS, MELODIC_PROGRAMS, PERCUSSION_CHANNEL, PROGRAM_NAMES)
+from .read import MidiHit, MidiMarker, MidiReading, read_midi
+from .ticks import (DEFAULT_TICKS_PER_BEAT, MAX_TEMPO, TickGrid, TickTrack, check_tempo,
+                    check_ticks_per_beat, tempo_for)
+from .tracks import CUE_TRACK, TRACK_SEPARATOR, split_track_name, track_name
+from .write import PAD_SECONDS, build_midi, default_filename, save_midi, write_midi
 
-__all__ = ["CUE_TRACK", "DEFAULT_KEYS", "DEFAULT_PITCHES", "DEFAULT_TICKS_PER_BEAT",
-           "DEFAULT_VELOCITIES", "GM_PERCUSSION", "PAD_SECONDS", "TRACK_SEPARATOR", "MidiHit",
-           "MidiMarker", "MidiReading", "Voice", "build_midi", "read_midi", "save_midi",
-           "split_track_name", "track_name", "write_midi"]
+__all__ = [
+    # tracks
+    "CUE_TRACK", "TRACK_SEPARATOR", "split_track_name", "track_name",
+    # gm
+    "DEFAULT_KEYS", "DEFAULT_PITCHES", "DEFAULT_VELOCITIES", "GM_PERCUSSION",
+    "MELODIC_CHANNELS", "MELODIC_PROGRAMS", "PERCUSSION_CHANNEL", "PROGRAM_NAMES", "Voice",
+    # ticks
+    "DEFAULT_TICKS_PER_BEAT", "MAX_TEMPO", "TickGrid", "TickTrack", "check_tempo",
+    "check_ticks_per_beat", "tempo_for",
+    # write
+    "PAD_SECONDS", "build_midi", "default_filename", "save_midi", "write_midi",
+    # read
+    "MidiHit", "MidiMarker", "MidiReading", "read_midi",
+]

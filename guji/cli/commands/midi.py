@@ -18,8 +18,8 @@ import os
 from pathlib import Path
 
 from ...errors import UsageError
-from ...midi.write import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
-                    GM_PERCUSSION, default_filename, write_midi)
+from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
+                     GM_PERCUSSION, default_filename, write_midi)
 from ...timing.performance import Voice, perform
 from ._audio import add_sequence_options, performance_from_args
 from ._common import add_input_options, add_timing_options, load_patterns, timing_from_args

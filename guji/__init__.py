@@ -18,7 +18,8 @@ from .errors import GujiError, Location, NotationError, UsageError
 from .text.notation import Drum, Pattern, Rite, Stroke, Tradition
 from .text.parser import ScanResult, parse, scan
 from .text.editions import all_patterns, editions, load
-from .timing.performance import Cue, Part, Performance, Timing, Voice, lay_out, perform
+from .timing.layout import lay_out, perform
+from .timing.performance import Cue, Part, Performance, Timing, Voice
 from .timing.score import DEFAULT_INTERVAL, Event, Score
 
 __version__ = "0.1.0"

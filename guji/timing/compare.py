@@ -47,8 +47,8 @@ from ..errors import UsageError
 from ..text.align import DEL, INS, SUB, align_many
 from ..text.names import LETTERS, letter, variant_names
 from ..text.notation import Pattern, Rite
-from .performance import (DEFAULT_GAP_STEPS, Cue, Part, Performance, Timing, count_in, perform,
-                          sequence as one_after_another, stack)
+from .layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack
+from .performance import Cue, Part, Performance, Timing
 from .score import Score
 
 MODES = ("sequence", "alternate", "stereo", "diff")
@@ -240,7 +240,7 @@ def sequence(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparis
 
 def alternate(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     """Pass by pass, A then B (then C …), for ``timing.repeat`` rounds."""
-    from .performance import alternate as pass_by_pass
+    from .layout import alternate as pass_by_pass
     patterns = _check(patterns, "alternate")
     names = variant_names(patterns)
     performance = pass_by_pass(patterns, timing, names=names, gap=ALTERNATE_GAP_SLOTS,

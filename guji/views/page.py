@@ -34,7 +34,8 @@ from .. import __version__
 from ..text.align import align_many, align_patterns
 from ..text.names import LETTERS, file_stem, part_name
 from ..timing.compare import MODES, Comparison, compare
-from ..timing.performance import Timing, perform
+from ..timing.layout import perform
+from ..timing.performance import Timing
 from .draw import pattern_title, source_drawing, timeline_drawing
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Pattern

@@ -16,8 +16,8 @@ import argparse
 from ...errors import UsageError
 from ...text.names import variant_names
 from ...text.notation import Pattern
-from ...timing.performance import (DEFAULT_GAP_STEPS, Performance, Voice, check_gap, check_pan,
-                                   lay_out)
+from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
+from ...timing.performance import Performance, Voice, check_pan
 from ._common import timing_from_args
 
 DEFAULT_RATE = 48000

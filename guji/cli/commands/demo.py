@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ...text.editions import default_edition, scan_edition
 from ...text.names import file_stem
-from ...timing.performance import perform
+from ...timing.layout import perform
 from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
                      performance_from_args)
 from ._common import add_timing_options, timing_from_args

@@ -20,7 +20,8 @@ from pathlib import Path
 from ...errors import UsageError
 from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
                      GM_PERCUSSION, default_filename, write_midi)
-from ...timing.performance import Voice, perform
+from ...timing.layout import perform
+from ...timing.performance import Voice
 from ._audio import add_sequence_options, performance_from_args
 from ._common import add_input_options, add_timing_options, load_patterns, timing_from_args
 

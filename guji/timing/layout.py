@@ -1,0 +1,121 @@
+"""Layout: the combinators that build a :class:`~guji.timing.performance.Performance`.
+
+Performances are built by a few combinators, here and nowhere else, and
+every one of them keeps all strokes on one grid (間若一): each part starts
+a whole number of grid steps from 0.
+
+* :func:`perform` — one pattern played with a :class:`Timing` (rite,
+  interval, passes, count-in);
+* :func:`sequence` — one after another: each performance starts
+  :data:`DEFAULT_GAP_STEPS` empty grid steps (or *gap*) after the previous
+  one's grid ends, optionally with a bell in the gap;
+* :func:`alternate` — pass by pass, A's pass then B's, for several rounds;
+* :func:`stack` — at once, each part with its pan;
+* :func:`count_in` — clicks before everything else, which moves later.
+
+:func:`lay_out` is the one layout of several patterns named on one command
+line: one after another (a count-in, if any, once, first), or stacked when
+asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from ..errors import UsageError
+from ..text.names import part_name
+from ..text.notation import Pattern
+from .performance import Cue, Part, Performance, Timing
+
+#: Empty grid steps between patterns played one after another (the cue bell,
+#: where there is one, sounds on the middle one).
+DEFAULT_GAP_STEPS = 3
+
+
+def perform(pattern: Pattern, timing: Timing = Timing(), *, name: str | None = None,
+            pan: float | None = None) -> Performance:
+    """One pattern played with *timing*, from grid step 0."""
+    return Performance((Part(timing.score(pattern), name or part_name(pattern), pan),))
+
+
+def sequence(performances: Sequence[Performance], *, gap: int = DEFAULT_GAP_STEPS,
+             cue_labels: Sequence[str] | None = None, cue_step: int = 1,
+             title: str | None = None) -> Performance:
+    """*performances* one after another: each starts *gap* empty grid steps
+    after the previous one's grid ends. With *cue_labels*, a bell sounds in
+    each gap, *cue_step* steps into it, labelled with the next label."""
+    gap = check_gap(gap)
+    parts: list[Part] = []
+    cues: list[Cue] = []
+    step = 0
+    for k, perf in enumerate(performances):
+        if k and cue_labels is not None:
+            bell = step - gap + cue_step
+            cues.append(Cue(bell * perf.interval, cue_labels[k - 1]))
+        moved = perf.later(step)
+        parts += moved.parts
+        cues += moved.cues
+        step = moved.end_step + gap
+    return Performance(tuple(parts), tuple(cues), title)
+
+
+def stack(performances: Sequence[Performance], *, pans: Sequence[float | None] | None = None,
+          title: str | None = None) -> Performance:
+    """*performances* at once; with *pans*, every part of the *k*-th at ``pans[k]``."""
+    parts: list[Part] = []
+    cues: list[Cue] = []
+    for k, perf in enumerate(performances):
+        pan = pans[k] if pans is not None else None
+        parts += [replace(p, pan=pan) if pans is not None else p for p in perf.parts]
+        cues += perf.cues
+    return Performance(tuple(parts), tuple(cues), title)
+
+
+def alternate(patterns: Sequence[Pattern], timing: Timing, *, names: Sequence[str] | None = None,
+              gap: int = 1, title: str | None = None) -> Performance:
+    """Pass by pass: A's pass, B's pass …, then A's next, for ``timing.repeat``
+    rounds, *gap* empty steps between passes; the count-in once, first. Every
+    pass of a pattern bears its name (one track set in MIDI)."""
+    names = list(names) if names is not None else [part_name(p) for p in patterns]
+    one_pass = replace(timing, repeat=1, count_in=0)
+    passes = [perform(p, one_pass, name=n) for _ in range(timing.repeat)
+              for p, n in zip(patterns, names)]
+    return count_in(sequence(passes, gap=gap, title=title), timing.count_in)
+
+
+def count_in(performance: Performance, clicks: int) -> Performance:
+    """*clicks* count-in clicks, one step apart, before everything: they
+    belong to the first part, and everything else moves *clicks* steps later."""
+    if not clicks:
+        return performance
+    first, rest = performance.parts[0], performance.parts[1:]
+    if first.score.count_in:
+        raise UsageError("the first part already has a count-in")
+    moved = Performance(rest, performance.cues, performance.title).later(clicks) \
+        if (rest or performance.cues) else None
+    head = replace(first, score=replace(first.score, count_in=clicks))
+    return Performance((head,) + (moved.parts if moved else ()),
+                       moved.cues if moved else (), performance.title)
+
+
+def check_gap(gap) -> int:
+    """*gap* as a whole number of empty grid steps (0 or more), or :class:`UsageError`."""
+    if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
+        raise UsageError(f"the gap is a whole number of empty grid steps, 0 or more, not {gap!r}")
+    return gap
+
+
+def lay_out(patterns: Sequence[Pattern], timing: Timing = Timing(), *,
+            gap: int = DEFAULT_GAP_STEPS, stacked: bool = False,
+            names: Sequence[str] | None = None, title: str | None = None) -> Performance:
+    """The one layout of several patterns: one after another, *gap* empty
+    grid steps between them, or all at once when *stacked*; the count-in,
+    if any, once, before the first."""
+    if not patterns:
+        raise UsageError("nothing to play: no pattern given")
+    names = list(names) if names is not None else [part_name(p) for p in patterns]
+    plain = replace(timing, count_in=0)
+    each = [perform(p, plain, name=n) for p, n in zip(patterns, names)]
+    whole = stack(each, title=title) if stacked else sequence(each, gap=gap, title=title)
+    return count_in(whole, timing.count_in)

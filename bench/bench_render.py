@@ -1,12 +1,15 @@
 """Benchmark guji's audio renderer (not a test: it prints figures).
 
-1. Speed: the same 300-second score (魯鼓 1, 射禮, 22 passes, 506 strokes)
-   rendered to a 48 kHz stereo 16-bit WAV by guji and by FluidSynth
-   (``fluidsynth -ni -q -r 48000 -F out.wav TimGM6mb.sf2 in.mid``, the MIDI
-   holding the same events). Wall times are the best of several runs; guji is
-   timed in-process (``write_audio``) and as a whole command (``python -m guji
-   render``, interpreter start-up included). Goal: at least 10× faster than
-   FluidSynth.
+1. Speed, whole commands side by side in one run: the 1,117-second score
+   ``xue:2 --rite she --repeat 60`` (1,860 strokes) rendered to a 48 kHz
+   stereo 16-bit WAV by ``guji render``, by FluidSynth (``fluidsynth -ni -q -r
+   48000 -F out.wav TimGM6mb.sf2 in.mid``, the MIDI of ``guji midi`` with the
+   same arguments), and by a Python process that only imports numpy and
+   soundfile and writes the same number of stereo 16-bit frames of silence
+   in the same blocks (the floor: start-up, imports, disk). Each is run in
+   turn, several rounds, after one warm-up round; the best of each is kept.
+   Goals: guji at least 15× faster than FluidSynth, at most 1.5× the silence.
+   Also the in-process render time (``write_audio``) of the same score.
 2. Memory: the peak resident set (``ru_maxrss`` of the child process, from
    ``os.wait4``) of a 10-hour render written to a WAV file, beside the same
    figure for a child that only imports guji. Goal: under 150 MB.
@@ -41,17 +44,24 @@ SOUNDFONT = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 RATE = 48000
 
 
-def score_300s() -> Score:
-    pattern = load("lu:1")
-    passes = 22
-    strokes = passes * len(pattern.strokes)
-    return Score(pattern, Rite.SHE, interval=300.0 / strokes, repeat=passes)
+ARGS = ["xue:2", "--rite", "she", "--repeat", "60"]
 
 
-def write_mid(path: Path, score: Score) -> None:
-    """The score's events as a MIDI file (guji's own writer: the same events)."""
-    from guji.midi.write import write_midi
-    write_midi(path, score)
+def long_score() -> Score:
+    """The score of :data:`ARGS` (1,117 s)."""
+    return Score(load("xue:2"), Rite.SHE, repeat=60)
+
+
+SILENCE = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import soundfile as sf
+    frames, block = int(sys.argv[2]), 65536
+    zeros = np.zeros((block, 2), dtype=np.int16)
+    with sf.SoundFile(sys.argv[1], "w", 48000, 2, "PCM_16", format="WAV") as f:
+        for at in range(0, frames, block):
+            f.write(zeros[:min(block, frames - at)])
+""")
 
 
 def best_of(n: int, run) -> float:
@@ -75,33 +85,40 @@ def child_maxrss(code: str) -> tuple[float, int]:
 
 
 def bench_speed(runs: int) -> None:
-    score = score_300s()
-    print(f"score: {score.pattern.id} 射禮, {score.stroke_count} strokes, "
-          f"{score.duration:.1f} s, interval {score.interval:.4f} s; 48 kHz stereo 16-bit WAV")
+    import soundfile as sf
+    score = long_score()
+    guji = str(Path(sys.executable).with_name("guji"))
+    print(f"score: guji render {' '.join(ARGS)}: {score.stroke_count} strokes, "
+          f"{score.duration:.1f} s; 48 kHz stereo 16-bit WAV")
+    fluidsynth = shutil.which("fluidsynth")
+    if fluidsynth is None or not Path(SOUNDFONT).exists():
+        raise SystemExit("FluidSynth or TimGM6mb.sf2 not installed "
+                         "(apt-get install fluidsynth timgm6mb-soundfont)")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        mid = tmp / "score.mid"
-        write_mid(mid, score)
-        cold = best_of(1, lambda: write_audio(tmp / "guji.wav", score, rate=RATE))
-        guji = best_of(runs, lambda: write_audio(tmp / "guji.wav", score, rate=RATE))
-        cli = best_of(runs, lambda: subprocess.run(
-            [sys.executable, "-m", "guji", "render", "lu:1", "--rite", "she", "--repeat", "22",
-             "--interval", repr(score.interval), "-o", str(tmp / "cli.wav")],
-            check=True, stdout=subprocess.DEVNULL))
-        fluidsynth = shutil.which("fluidsynth")
-        print(f"guji write_audio (in-process) : {guji:7.3f} s   (first call, with synthesis: "
-              f"{cold:.3f} s)   {score.duration / guji:7.0f}× real time")
-        print(f"guji render (whole command)   : {cli:7.3f} s")
-        if fluidsynth is None or not Path(SOUNDFONT).exists():
-            print("FluidSynth or TimGM6mb.sf2 not installed: no comparison "
-                  "(apt-get install fluidsynth timgm6mb-soundfont)")
-            return
-        fs = best_of(runs, lambda: subprocess.run(
-            [fluidsynth, "-ni", "-q", "-r", str(RATE), "-F", str(tmp / "fs.wav"), SOUNDFONT,
-             str(mid)], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        print(f"fluidsynth -F (whole command) : {fs:7.3f} s")
-        print(f"ratio fluidsynth / guji       : {fs / guji:7.1f}× (in-process)   "
-              f"{fs / cli:.1f}× (whole command)")
+        quiet = dict(check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([guji, "midi", *ARGS, "-o", str(tmp / "in.mid")], **quiet)
+        subprocess.run([guji, "render", *ARGS, "-o", str(tmp / "guji.wav")], **quiet)
+        frames = sf.info(str(tmp / "guji.wav")).frames
+        commands = {
+            "guji render": [guji, "render", *ARGS, "-o", str(tmp / "guji.wav")],
+            "fluidsynth -F": [fluidsynth, "-ni", "-q", "-r", str(RATE), "-F", str(tmp / "fs.wav"),
+                              SOUNDFONT, str(tmp / "in.mid")],
+            "silence writer": [sys.executable, "-c", SILENCE, str(tmp / "zeros.wav"), str(frames)],
+        }
+        best = {name: float("inf") for name in commands}
+        for _ in range(runs + 1):                 # the first round warms the caches
+            for name, argv in commands.items():
+                t = time.perf_counter()
+                subprocess.run(argv, **quiet)
+                best[name] = min(best[name], time.perf_counter() - t)
+        inproc = best_of(runs, lambda: write_audio(tmp / "inproc.wav", score, rate=RATE))
+    for name, seconds in best.items():
+        print(f"{name:<30}: {seconds:7.3f} s")
+    print(f"{'guji write_audio (in-process)':<30}: {inproc:7.3f} s   "
+          f"({score.duration / inproc:,.0f}× real time)")
+    print(f"fluidsynth / guji (commands)  : {best['fluidsynth -F'] / best['guji render']:7.1f}×")
+    print(f"guji / silence (commands)     : {best['guji render'] / best['silence writer']:7.2f}×")
 
 
 def bench_memory(hours: float) -> None:

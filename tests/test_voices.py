@@ -274,3 +274,28 @@ def test_kit_is_indexed_by_voice_and_hashable():
     assert kit[Voice.SMALL] is kit.small and kit[Voice.CUE] is kit.cue
     assert hash(kit) == hash(Kit())
     assert kit.with_voice(Voice.BIG, DEFAULT_BIG.replace(pan=-1.0))[Voice.BIG].pan == -1.0
+
+
+# -- the cache of synthesised hits --------------------------------------------------
+
+def test_a_cached_hit_is_the_synthesised_one_and_a_bad_cache_is_passed_over(tmp_path, monkeypatch):
+    from guji.sound import oneshot
+    from guji.sound.synth import DEFAULT_BIG, synthesize
+
+    monkeypatch.setenv("GUJI_CACHE", str(tmp_path))
+    params = DEFAULT_BIG.replace(seed=12345)          # a voice no other test has cached
+    fresh = synthesize(params, 44100).astype(np.float32)
+    oneshot._one_shot_cached.cache_clear()
+    first = oneshot.voice_one_shot(params, 44100)
+    files = list(tmp_path.glob("hit-*.npy"))
+    assert len(files) == 1 and np.array_equal(first, fresh)
+    oneshot._one_shot_cached.cache_clear()
+    assert np.array_equal(oneshot.voice_one_shot(params, 44100), fresh)   # read from disk
+    files[0].write_bytes(b"not a numpy file")
+    oneshot._one_shot_cached.cache_clear()
+    assert np.array_equal(oneshot.voice_one_shot(params, 44100), fresh)   # passed over
+    monkeypatch.setenv("GUJI_CACHE", "off")
+    oneshot._one_shot_cached.cache_clear()
+    assert oneshot._cache_file(params, 44100) is None
+    assert np.array_equal(oneshot.voice_one_shot(params, 44100), fresh)
+    oneshot._one_shot_cached.cache_clear()

@@ -7,6 +7,15 @@ result is cached (a render asks for each voice once a part, a test many
 times): the key is the parameters, the rate and, for a recording, the file's
 modification time and size, so an edited recording is read again.
 
+A synthesised hit is also kept on disk, in guji's cache folder
+(``$GUJI_CACHE``, else ``$XDG_CACHE_HOME/guji``, else ``~/.cache/guji``), as
+the very float32 samples synthesis made (a ``.npy`` file): the next command
+loads it in a millisecond instead of synthesising again, and renders the
+same bytes. The file's name is a hash of the parameters, the rate and the
+source of :mod:`guji.sound.synth`, so a changed voice or a changed
+synthesiser is synthesised afresh. A cache that cannot be read or written is
+passed over in silence (``GUJI_CACHE=off`` turns it off).
+
 The sample rates guji renders and plays at are checked here
 (:data:`MIN_RATE` … :data:`MAX_RATE`, :func:`check_rate`).
 :func:`guji.sound.kit.one_shot` asks for a voice of a kit.
@@ -15,7 +24,10 @@ The sample rates guji renders and plays at are checked here
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,10 +52,64 @@ def check_rate(rate: Any) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _one_shot_cached(params: VoiceParams, rate: int, stamp: tuple) -> np.ndarray:
-    x = recorded(params, rate) if params.sample is not None else synthesize(params, rate)
-    out = x.astype(np.float32)
+    if params.sample is not None:
+        out = recorded(params, rate).astype(np.float32)
+    else:
+        out = _from_disk(params, rate)
+        if out is None:
+            out = synthesize(params, rate).astype(np.float32)
+            _to_disk(params, rate, out)
     out.setflags(write=False)
     return out
+
+
+def cache_folder() -> Path | None:
+    """Where synthesised hits are kept (``None``: the cache is off)."""
+    chosen = os.environ.get("GUJI_CACHE")
+    if chosen:
+        return None if chosen.lower() in ("off", "0", "no", "none") else Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "guji"
+
+
+@functools.lru_cache(maxsize=1)
+def _synth_source_hash() -> str:
+    from . import synth
+    with open(synth.__file__, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _cache_file(params: VoiceParams, rate: int) -> Path | None:
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = hashlib.sha256(f"{params!r}|{rate}|{_synth_source_hash()}".encode()).hexdigest()
+    return folder / f"hit-{key[:32]}.npy"
+
+
+def _from_disk(params: VoiceParams, rate: int) -> np.ndarray | None:
+    path = _cache_file(params, rate)
+    if path is None:
+        return None
+    try:
+        x = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    return x if x.dtype == np.float32 and x.ndim == 1 and len(x) else None
+
+
+def _to_disk(params: VoiceParams, rate: int, x: np.ndarray) -> None:
+    path = _cache_file(params, rate)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".hit-", suffix=".npy", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, x, allow_pickle=False)
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def voice_one_shot(params: VoiceParams, rate: int) -> np.ndarray:

@@ -34,6 +34,10 @@ The cost is symmetric (``align(a, b).distance == align(b, a).distance``) but
 the chosen ops of ``align(b, a)`` need not be the mirror image of
 ``align(a, b)``'s.
 
+Several readings on one grid of aligned columns (the reference and every
+other reading aligned to it with :func:`align_patterns`), and the one walk
+over that grid that every display shares, are :mod:`guji.text.grid`.
+
 Examples
 --------
 >>> al = align("○□○○□", "○□○□□")
@@ -215,123 +219,6 @@ def align_patterns(a: Pattern, b: Pattern) -> Alignment:
     The strokes are compared by drum (○ 鼙 or □ 鼓), not by the glyph an
     edition wrote (囗 and □ are the same stroke). The ``a`` and ``b`` indices
     of the ops are indices into ``a.strokes`` and ``b.strokes``
-    (:attr:`Stroke.index <guji.notation.Stroke.index>`).
+    (:attr:`Stroke.index <guji.text.notation.Stroke.index>`).
     """
     return align([s.drum for s in a.strokes], [s.drum for s in b.strokes])
-
-
-@dataclass(frozen=True)
-class Grid:
-    """Two or more patterns laid out on one grid of aligned columns.
-
-    Row 0 is the *reference*; every other row is aligned to it with
-    :func:`align_patterns` (a "star" alignment). Strokes a row has and the
-    reference lacks (insertions) get columns of their own; when several rows
-    insert strokes at the same place of the reference, their insertions share
-    columns (the first inserted stroke of each row in the first such column,
-    and so on), so two editions with the same extra ○ line up together.
-
-    With two patterns the columns are exactly the ops of
-    ``align_patterns(a, b)``.
-
-    Attributes
-    ----------
-    patterns:
-        The rows, reference first.
-    columns:
-        ``columns[c][r]`` is the index into ``patterns[r].strokes`` of the
-        stroke row *r* has in column *c*, or ``None`` (a gap).
-    half_columns:
-        For each row, the column boundary where its 半 stands: its strokes
-        before 半 lie in columns ``< half_columns[r]``, those after in columns
-        ``>= half_columns[r]``. When every row can put 半 at one boundary, they
-        all share it (the earliest such).
-    """
-
-    patterns: tuple[Pattern, ...]
-    columns: tuple[tuple[int | None, ...], ...]
-    half_columns: tuple[int, ...]
-
-    @property
-    def rows(self) -> int:
-        return len(self.patterns)
-
-    def drum(self, column: int, row: int):
-        """The drum row *row* strikes in *column*, or ``None`` for a gap."""
-        i = self.columns[column][row]
-        return None if i is None else self.patterns[row].strokes[i].drum
-
-    def differs(self, column: int, row: int) -> bool:
-        """True when row *row* differs from the reference in *column*: another
-        drum (substitution), a gap where the reference strikes (deletion), or
-        a stroke where the reference has a gap (insertion). Row 0 differs
-        where any other row does."""
-        if row == 0:
-            return any(self.differs(column, r) for r in range(1, self.rows))
-        return self.drum(column, row) != self.drum(column, 0)
-
-    def kind(self, column: int, row: int) -> str:
-        """The op of *row* against the reference in *column*: ``match``,
-        ``sub``, ``ins``, ``del``, or ``""`` when both have a gap there."""
-        ref, mine = self.columns[column][0], self.columns[column][row]
-        if ref is None and mine is None:
-            return ""
-        if ref is None:
-            return INS
-        if mine is None:
-            return DEL
-        return MATCH if self.drum(column, row) == self.drum(column, 0) else SUB
-
-
-def align_many(patterns: Sequence[Pattern]) -> Grid:
-    """Lay out *patterns* (at least one) on one aligned :class:`Grid`.
-
-    The first pattern is the reference; each other is aligned to it with
-    :func:`align_patterns`.
-    """
-    patterns = tuple(patterns)
-    if not patterns:
-        raise ValueError("align_many needs at least one pattern")
-    ref = patterns[0]
-    n = len(ref.strokes)
-    # For every row: at[k] = its stroke index facing reference stroke k (or
-    # None); extra[k] = its strokes inserted just before reference stroke k
-    # (k == n: after the last one).
-    at_rows, extra_rows = [], []
-    for p in patterns[1:]:
-        at: list[int | None] = [None] * n
-        extra: list[list[int]] = [[] for _ in range(n + 1)]
-        slot = 0
-        for op in align_patterns(ref, p).ops:
-            if op.a is None:
-                extra[slot].append(op.b)
-            else:
-                at[op.a] = op.b
-                slot = op.a + 1
-        at_rows.append(at)
-        extra_rows.append(extra)
-
-    columns: list[tuple[int | None, ...]] = []
-    for k in range(n + 1):
-        width = max((len(extra[k]) for extra in extra_rows), default=0)
-        for w in range(width):
-            columns.append((None,) + tuple(extra[k][w] if w < len(extra[k]) else None
-                                           for extra in extra_rows))
-        if k < n:
-            columns.append((k,) + tuple(at[k] for at in at_rows))
-
-    # Where each row's 半 may stand: between its last stroke before 半 and
-    # its first stroke after it.
-    ranges = []
-    for r, p in enumerate(patterns):
-        where = {col[r]: c for c, col in enumerate(columns) if col[r] is not None}
-        lo = where[p.half_start - 1] + 1 if p.half_start > 0 else 0
-        hi = where[p.half_start] if p.half_start < len(p.strokes) else len(columns)
-        ranges.append((lo, hi))
-    lo = max(r[0] for r in ranges)
-    hi = min(r[1] for r in ranges)
-    if lo <= hi:
-        halves = (lo,) * len(patterns)
-    else:
-        halves = tuple(r[0] for r in ranges)
-    return Grid(patterns, tuple(columns), halves)

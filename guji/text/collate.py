@@ -2,8 +2,10 @@
 
 For each of the four patterns (魯鼓 and 薛鼓 × diagrams 1 and 2),
 :func:`collate` takes the reading of every shipped edition, aligns each
-against the base edition's (the default, 禮記正義) stroke by stroke
-(:func:`guji.align.align_patterns`), and gathers the differences into
+against the base edition's (the default, 禮記正義) stroke by stroke on one
+grid (:func:`guji.text.grid.align_many`, walked with
+:meth:`~guji.text.grid.Grid.walk_with_halves` as every display of a grid
+is), and gathers the differences into
 *variant readings*: one variant per place where some edition reads
 otherwise, naming which editions read what.
 
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from .align import align_patterns
+from .grid import Grid, HalfColumn, align_many
 from .editions import default_edition, editions, scan_edition
 from .notation import HALF, Drum, Pattern, Rite, Tradition
 
@@ -154,71 +156,58 @@ class Collation:
         }
 
 
-def _columns(readings: dict[str, Pattern], base: str):
-    """Multi-align the readings on the base: cell keys, then one row per edition."""
-    base_pat = readings[base]
-    n = len(base_pat.strokes)
-    # Column keys: (base index, 0, k) for the k-th insertion before base stroke i,
-    # (base index, 1, 0) for base stroke i itself; i == n for insertions at the end.
-    cells: dict[str, dict[tuple, str]] = {}
-    half_keys: dict[str, tuple] = {}
-    for ed, pat in readings.items():
-        row: dict[tuple, str] = {}
-        key_of_b: dict[int, tuple] = {}
-        if ed == base:
-            for i, s in enumerate(pat.strokes):
-                row[(i, 1, 0)] = s.glyph
-                key_of_b[i] = (i, 1, 0)
-        else:
-            al = align_patterns(base_pat, pat)
-            pending: list[int] = []
-            for op in al.ops:
-                if op.op == "ins":
-                    pending.append(op.b)
-                    continue
-                for k, bj in enumerate(pending):
-                    row[(op.a, 0, k)] = pat.strokes[bj].glyph
-                    key_of_b[bj] = (op.a, 0, k)
-                pending = []
-                if op.op == "del":
-                    row[(op.a, 1, 0)] = ""
-                else:
-                    row[(op.a, 1, 0)] = pat.strokes[op.b].glyph
-                    key_of_b[op.b] = (op.a, 1, 0)
-            for k, bj in enumerate(pending):
-                row[(n, 0, k)] = pat.strokes[bj].glyph
-                key_of_b[bj] = (n, 0, k)
-        cells[ed] = row
-        half_keys[ed] = key_of_b[pat.half_start]
-    keys = sorted(set().union(*(row.keys() for row in cells.values())))
-    return keys, cells, half_keys
+def _grid(readings: dict[str, Pattern], base: str) -> tuple[Grid, dict[str, int]]:
+    """The readings on one aligned grid, the base as the reference (row 0) and
+    the others in *readings* order; and the grid row of each edition."""
+    order = [base] + [ed for ed in readings if ed != base]
+    return align_many([readings[ed] for ed in order]), {ed: r for r, ed in enumerate(order)}
 
 
-def collate_pattern(tradition: Tradition, diagram: int,
-                    readings: dict[str, Pattern], base: str) -> Collation:
-    """Collate the *readings* (edition → pattern) of one pattern against *base*."""
-    keys, cells, half_keys = _columns(readings, base)
-    # Where 半 stands: before the column each reading's half starts at.
-    half_columns = sorted(set(half_keys.values()))
-    columns: dict[str, tuple[str, ...]] = {}
-    for ed in readings:
-        row = []
-        for key in keys:
-            if key in half_columns:
-                row.append(HALF if half_keys[ed] == key else "")
-            row.append(cells[ed].get(key, ""))
-        columns[ed] = tuple(row)
-    base_half = half_keys[base]
+def _half_column(grid: Grid, row: int) -> int:
+    """Where the collation puts a reading's 半: just before the column of its
+    first stroke after 半 (after the last column when it has none).
+
+    This is the collation's own convention, not :attr:`Grid.half_columns`
+    (which puts 半 at one boundary for every row where it can): a gap just
+    before that stroke stands before 半 here.
+    """
+    first_after = grid.patterns[row].half_start
+    return next((c for c, col in enumerate(grid.columns) if col[row] == first_after),
+                len(grid.columns))
+
+
+def _table(readings: dict[str, Pattern], base: str
+           ) -> tuple[dict[str, tuple[str, ...]], tuple[Variant, ...]]:
+    """The aligned table of :attr:`Collation.columns` and its variants.
+
+    The table follows :meth:`Grid.walk_with_halves <guji.text.grid.Grid.walk_with_halves>`:
+    a cell per column, each a glyph or '' for a gap, and a column for 半
+    wherever some reading's 半 stands (``半`` in that reading, '' in the others).
+    A variant is a column where some reading differs from the base; its
+    :attr:`Variant.column` counts the 半 columns too.
+    """
+    grid, row_of = _grid(readings, base)
+    halves = [_half_column(grid, r) for r in range(grid.rows)]
+    rows: dict[str, list[str]] = {ed: [] for ed in readings}
     variants = []
-    col = 0
-    for key in keys:
-        col += 1 if key in half_columns else 0
-        glyphs = {ed: cells[ed].get(key, "") for ed in readings}
-        if len(set(glyphs.values())) > 1:
-            base_index = key[0] if key[1] == 1 else None
-            variants.append(Variant(col, base_index, key < base_half, glyphs))
-        col += 1
-    claim = claim_for(tradition, diagram)
+    for place, column in enumerate(grid.walk_with_halves(halves)):
+        if isinstance(column, HalfColumn):
+            for ed, row in rows.items():
+                row.append(HALF if column.rows[row_of[ed]] else "")
+            continue
+        glyphs = {}
+        for ed, row in rows.items():
+            stroke = column.cells[row_of[ed]].stroke
+            glyphs[ed] = "" if stroke is None else stroke.glyph
+            row.append(glyphs[ed])
+        if column.differs:
+            variants.append(Variant(place, column.cells[0].index, column.index < halves[0],
+                                    glyphs))
+    return {ed: tuple(row) for ed, row in rows.items()}, tuple(variants)
+
+
+def _mismatches(readings: dict[str, Pattern], claim: Claim | None) -> tuple[Mismatch, ...]:
+    """Every reading's count (half and whole, 鼙 and 鼓) that differs from *claim*."""
     mismatches = []
     if claim is not None:
         for ed, pat in readings.items():
@@ -230,8 +219,16 @@ def collate_pattern(tradition: Tradition, diagram: int,
                         implied = claim.implied.get(extent, {}).get(name)
                         mismatches.append(Mismatch(ed, extent, name, counted[drum], claimed,
                                                    implied))
-    return Collation(tradition, diagram, base, dict(readings), columns, tuple(variants),
-                     claim, tuple(mismatches))
+    return tuple(mismatches)
+
+
+def collate_pattern(tradition: Tradition, diagram: int,
+                    readings: dict[str, Pattern], base: str) -> Collation:
+    """Collate the *readings* (edition → pattern) of one pattern against *base*."""
+    columns, variants = _table(readings, base)
+    claim = claim_for(tradition, diagram)
+    return Collation(tradition, diagram, base, dict(readings), columns, variants,
+                     claim, _mismatches(readings, claim))
 
 
 def collate() -> tuple[Collation, ...]:

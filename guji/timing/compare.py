@@ -4,7 +4,9 @@ Each mode turns two or more patterns (A, B, C …) into a
 :class:`~guji.timing.performance.Performance` (built with its combinators),
 plus a schedule a person can read ("12.6 s  薛鼓 2 lijing-benyi …").
 Everything here is pure: the renderer, the MIDI writer and the player take
-:attr:`Comparison.performance` as they take any performance.
+:attr:`Comparison.performance` as they take any performance. The values
+built here (:class:`~guji.timing.comparison.Comparison`, its schedule lines
+and ``diff``'s marks) are :mod:`guji.timing.comparison`.
 
 Every variant is played with the same timing (rite, interval, repeat,
 count-in), and every part starts on a whole number of grid steps (slots) of
@@ -30,7 +32,7 @@ Modes
     side. With three or more variants the pans spread evenly from −1 to +1.
     The count-in clicks come with A only (and the others start after it).
 ``diff``
-    A alone, with a soft bell (a :class:`~guji.score.Cue`) on each stroke
+    A alone, with a soft bell (a :class:`~guji.timing.performance.Cue`) on each stroke
     where another reading differs (another drum, or no stroke there), and
     between two strokes where another reading has an extra stroke. Each
     mark is listed with its time. Only the strokes the rite plays can be
@@ -40,13 +42,15 @@ Modes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Sequence
 
 from ..errors import UsageError
-from ..text.align import DEL, INS, SUB, align_many
-from ..text.names import LETTERS, letter, variant_names
+from ..text.align import DEL, INS, SUB
+from ..text.grid import Column, Grid, align_many
+from ..text.names import letter, variant_names
 from ..text.notation import Pattern, Rite
+from .comparison import Comparison, Entry, Mark
 from .layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack
 from .performance import Cue, Part, Performance, Timing
 from .score import Score
@@ -61,128 +65,6 @@ SEQUENCE_CUE_SLOT = 1
 
 #: Empty grid slots between passes in ``alternate``.
 ALTERNATE_GAP_SLOTS = 1
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One line of the schedule: from *time* to *end* seconds, *text*."""
-
-    time: float
-    end: float
-    text: str
-
-    def line(self) -> str:
-        return f"{self.time:7.2f} s  {self.text}"
-
-
-@dataclass(frozen=True)
-class Mark:
-    """A stroke of A where another reading differs (``diff`` mode).
-
-    Attributes
-    ----------
-    time:
-        When the bell sounds (seconds), or ``None`` when the rite does not
-        play the place (a difference before 半 in 投壺).
-    pass_index:
-        Which pass of A (0-based), ``None`` when unheard.
-    kind:
-        ``sub`` (the other reading strikes the other drum), ``del`` (it has
-        no stroke here), ``ins`` (it has an extra stroke between two of A's).
-    variant:
-        The other reading's letter and id (``B lu:1@wuli-tongkao``).
-    a_index:
-        Index of A's stroke (for ``ins``: of the stroke the extra one comes
-        before; ``len(A.strokes)`` when it comes after the last).
-    text:
-        One line saying what differs.
-    """
-
-    time: float | None
-    pass_index: int | None
-    kind: str
-    variant: str
-    a_index: int
-    text: str
-
-    def line(self) -> str:
-        when = f"{self.time:7.2f} s" if self.time is not None else "  unheard"
-        return f"{when}  {self.text}"
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """A comparison ready to play or write.
-
-    Attributes
-    ----------
-    mode:
-        One of :data:`MODES`.
-    patterns:
-        The variants, A first.
-    performance:
-        What sinks take (``write_audio(path, performance)``,
-        ``write_midi(path, performance)``, ``play(performance)``).
-    schedule:
-        What plays when, in time order.
-    marks:
-        ``diff`` mode: the marked differences (heard and unheard).
-    notes:
-        Remarks for the listener (e.g. differences the rite does not play).
-    """
-
-    mode: str
-    patterns: tuple[Pattern, ...]
-    timing: Timing
-    performance: Performance
-    schedule: tuple[Entry, ...] = ()
-    marks: tuple[Mark, ...] = ()
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def parts(self) -> tuple[Part, ...]:
-        return self.performance.parts
-
-    @property
-    def cues(self) -> tuple[Cue, ...]:
-        return self.performance.cues
-
-    @property
-    def duration(self) -> float:
-        """Seconds until the last part's grid ends (or the last cue's slot)."""
-        return self.performance.duration
-
-    def schedule_text(self) -> str:
-        """The schedule (and, in ``diff``, the marks and notes) as lines."""
-        lines = [e.line() for e in self.schedule]
-        heard = [m for m in self.marks if m.time is not None]
-        unheard = [m for m in self.marks if m.time is None]
-        if heard:
-            lines.append("marked (a bell on the stroke):")
-            lines += ["  " + m.line() for m in heard]
-        if unheard:
-            lines.append(f"not played in {self.timing.rite.chinese} ({self.timing.rite.value}):")
-            lines += ["  " + m.line() for m in unheard]
-        lines += list(self.notes)
-        return "\n".join(lines) + "\n"
-
-    def to_json(self) -> dict:
-        return {
-            "mode": self.mode,
-            "duration": self.duration,
-            "rite": self.timing.rite.value,
-            "interval": self.timing.interval,
-            "repeat": self.timing.repeat,
-            "count_in": self.timing.count_in,
-            "patterns": [p.id for p in self.patterns],
-            "parts": [{"name": p.name, "pattern": p.score.pattern.id, "start": p.score.start,
-                       "end": p.score.duration, "pan": p.pan} for p in self.parts],
-            "cues": [{"time": c.time, "label": c.label} for c in self.cues],
-            "schedule": [{"time": e.time, "end": e.end, "text": e.text} for e in self.schedule],
-            "marks": [{"time": m.time, "pass": m.pass_index, "kind": m.kind,
-                       "variant": m.variant, "a_index": m.a_index, "text": m.text}
-                      for m in self.marks],
-        }
 
 
 def _describe(score: Score, letter: str, name: str, extra: str = "") -> str:
@@ -294,63 +176,108 @@ def stereo(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison
 
 
 def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
-    """A, with a bell on each stroke where B (C …) differs (see the module docstring)."""
+    """A, with a bell on each stroke where B (C …) differs (see the module docstring).
+
+    Built in steps: the places where the readings differ from A on their grid
+    (:func:`_differences`), a mark and the bells for each (:func:`_marks_and_cues`),
+    the schedule, and the notes (:func:`_diff_notes`).
+    """
     patterns = _check(patterns, "diff")
     names = variant_names(patterns)
-    a = patterns[0]
-    score = timing.score(a)
-    part = Part(score, names[0])
-    grid = align_many(patterns)
-    n = len(a.strokes)
-    first_played = a.half_start if timing.rite is Rite.TOUHU else 0
-    played = range(first_played, n)     # A's strokes the rite plays
+    score = timing.score(patterns[0])
+    places = _differences(align_many(patterns))
+    marks, cues = _marks_and_cues(places, patterns[0], score, timing.rite)
 
-    # Walk the grid: remember A's stroke index at or after each column.
-    marks: list[Mark] = []
-    next_a = [0] * (len(grid.columns) + 1)
-    nxt = n
-    for c in range(len(grid.columns) - 1, -1, -1):
-        if grid.columns[c][0] is not None:
-            nxt = grid.columns[c][0]
-        next_a[c] = nxt
-    # (a_index, kind) → [variants]; kept in column order.
+    schedule = []
+    if score.count_in:
+        schedule.append(_count_in_entry(score))
+    others = _others(patterns)
+    verb = "differs" if len(patterns) == 2 else "differ"
+    schedule.append(Entry(score.pass_start(0), score.duration,
+                          _describe(score, "A", names[0], f", a bell where {others} {verb}")))
+    performance = Performance((Part(score, names[0]),), cues, _title("diff", patterns))
+    return Comparison("diff", patterns, timing, performance, tuple(schedule), marks,
+                      _diff_notes(patterns, places, cues, timing.rite))
+
+
+def _others(patterns: Sequence[Pattern]) -> str:
+    """``B lu:1@wuli-tongkao, C …``: every reading but A, by letter and id."""
+    return ", ".join(f"{letter(v)} {patterns[v].id}" for v in range(1, len(patterns)))
+
+
+def _differences(grid: Grid) -> dict[tuple[int, str], list[str]]:
+    """Where the readings differ from A (row 0 of *grid*), by A's stroke.
+
+    Returns ``(a_index, kind) → [variants]`` in column order: *kind* is
+    ``sub``, ``del`` or ``ins``, the variants the other readings that differ
+    so (``B lu:1@wuli-tongkao``), and *a_index* A's stroke in the column, or
+    for an insertion the A stroke it comes before (``len(A.strokes)`` when it
+    comes after the last).
+    """
+    columns = list(grid.walk())
+    next_a = _next_a_stroke(columns, len(grid.patterns[0].strokes))
     places: dict[tuple[int, str], list[str]] = {}
-    for c, col in enumerate(grid.columns):
-        for v in range(1, len(patterns)):
-            kind = grid.kind(c, v)
-            if kind in (SUB, DEL, INS):
-                key = (next_a[c], kind)
-                places.setdefault(key, []).append(f"{letter(v)} {patterns[v].id}")
+    for column in columns:
+        for cell in column.cells[1:]:
+            if cell.kind in (SUB, DEL, INS):
+                key = (next_a[column.index], cell.kind)
+                places.setdefault(key, []).append(f"{letter(cell.row)} "
+                                                  f"{grid.patterns[cell.row].id}")
+    return places
 
-    def where(i: int, kind: str, others: list[str]) -> str:
-        who = ", ".join(others)
-        if kind == INS:
-            if i >= n:
-                return f"{who}: an extra stroke after A's last stroke"
-            return f"{who}: an extra stroke before A's stroke {i + 1}"
-        s = a.strokes[i]
-        if kind == SUB:
-            other = "□ 鼓" if s.glyph == "○" else "○ 鼙"
-            return f"A stroke {i + 1} {s.glyph} {s.drum.value}: {who} strike{'s' if len(others) == 1 else ''} {other}"
-        return f"A stroke {i + 1} {s.glyph} {s.drum.value}: {who} ha{'s' if len(others) == 1 else 've'} no stroke here"
 
+def _next_a_stroke(columns: Sequence[Column], n: int) -> list[int]:
+    """For each column, the index of A's stroke in it or in the first column
+    after it that has one (*n*, A's length, when none does)."""
+    out = [n] * len(columns)
+    nxt = n
+    for column in reversed(columns):
+        if column.cells[0].index is not None:
+            nxt = column.cells[0].index
+        out[column.index] = nxt
+    return out
+
+
+def _mark_text(a: Pattern, i: int, kind: str, others: list[str]) -> str:
+    """One line saying what differs at A's stroke *i* (for ``ins``: before it)."""
+    who = ", ".join(others)
+    if kind == INS:
+        if i >= len(a.strokes):
+            return f"{who}: an extra stroke after A's last stroke"
+        return f"{who}: an extra stroke before A's stroke {i + 1}"
+    s = a.strokes[i]
+    if kind == SUB:
+        other = "□ 鼓" if s.glyph == "○" else "○ 鼙"
+        return f"A stroke {i + 1} {s.glyph} {s.drum.value}: {who} strike{'s' if len(others) == 1 else ''} {other}"
+    return f"A stroke {i + 1} {s.glyph} {s.drum.value}: {who} ha{'s' if len(others) == 1 else 've'} no stroke here"
+
+
+def _bell_place(i: int, kind: str, n: int, played: range) -> tuple[bool, float, int]:
+    """Where the bell for a difference at A's stroke *i* sounds: (whether the
+    rite plays it, its offset in slots, the A stroke it is offset from)."""
+    # An extra stroke sounds half a slot before A's stroke i (between the two
+    # strokes it stands between); after the last one, half a slot after it.
+    if kind == INS:
+        # Heard when the two strokes it stands between are both played (or it
+        # stands at an end of the pattern, next to a played one).
+        audible = (i == 0 or i - 1 in played) and (i == n or i in played) and n > 0
+        return audible, (-0.5 if i < n else 0.5), min(i, n - 1)
+    return i in played, 0.0, i
+
+
+def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score: Score,
+                    rite: Rite) -> tuple[tuple[Mark, ...], tuple[Cue, ...]]:
+    """A mark for each place (one per pass where the rite plays it, else one
+    unheard), and a bell for each heard mark; marks heard first, in time order."""
+    n = len(a.strokes)
+    first_played = a.half_start if rite is Rite.TOUHU else 0
+    played = range(first_played, n)     # A's strokes the rite plays
+    marks: list[Mark] = []
     cues = []
     for (i, kind), others in places.items():
-        text = where(i, kind, others)
+        text = _mark_text(a, i, kind, others)
         variant = ", ".join(others)
-        # An extra stroke sounds half a slot before A's stroke i (between
-        # the two strokes it stands between); after the last one, half a slot
-        # after it.
-        if kind == INS:
-            # Heard when the two strokes it stands between are both played
-            # (or it stands at an end of the pattern, next to a played one).
-            audible = (i == 0 or i - 1 in played) and (i == n or i in played) and n > 0
-            offset = -0.5 if i < n else 0.5
-            position = min(i, n - 1)
-        else:
-            audible = i in played
-            offset = 0.0
-            position = i
+        audible, offset, position = _bell_place(i, kind, n, played)
         if not audible:
             marks.append(Mark(None, None, kind, variant, i, text))
             continue
@@ -362,23 +289,19 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
             cues.append(Cue(t, text))
     marks.sort(key=lambda m: (m.time is None, m.time or 0.0, m.a_index))
     cues.sort(key=lambda c: c.time)
+    return tuple(marks), tuple(cues)
 
-    schedule = []
-    if score.count_in:
-        schedule.append(_count_in_entry(score))
-    others = ", ".join(f"{letter(v)} {patterns[v].id}" for v in range(1, len(patterns)))
-    verb = "differs" if len(patterns) == 2 else "differ"
-    schedule.append(Entry(score.pass_start(0), score.duration,
-                          _describe(score, "A", names[0], f", a bell where {others} {verb}")))
-    notes = []
+
+def _diff_notes(patterns: Sequence[Pattern], places: dict, cues: Sequence[Cue],
+                rite: Rite) -> tuple[str, ...]:
+    """What ``diff`` tells the listener when there is nothing to hear: no
+    difference at all, or only differences the rite does not play."""
     if not places:
-        notes.append(f"no differences: {others} read{'s' if len(patterns) == 2 else ''} as A")
-    elif not cues:
-        notes.append(f"every difference lies before 半, which {timing.rite.chinese} does not play: "
-                     "use --rite she to hear them")
-    performance = Performance((part,), tuple(cues), _title("diff", patterns))
-    return Comparison("diff", patterns, timing, performance, tuple(schedule),
-                      tuple(marks), tuple(notes))
+        return (f"no differences: {_others(patterns)} read{'s' if len(patterns) == 2 else ''} as A",)
+    if not cues:
+        return (f"every difference lies before 半, which {rite.chinese} does not play: "
+                "use --rite she to hear them",)
+    return ()
 
 
 _BUILDERS = {"sequence": sequence, "alternate": alternate, "stereo": stereo, "diff": diff}

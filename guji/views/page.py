@@ -2,8 +2,8 @@
 
 ``guji page A B … -o DIR/`` writes ``DIR/index.html`` and, beside it, one
 audio file for each variant and one for each compare mode
-(:mod:`guji.compare`). The page is self-contained: the pictures are inline
-SVG (:mod:`guji.draw`), the style is inline, there is no script, no font
+(:mod:`guji.timing.compare`). The page is self-contained: the pictures are inline
+SVG (:mod:`guji.views.draw`), the style is inline, there is no script, no font
 download, no network address at all; the ``<audio>`` elements name their
 files by relative paths. So the folder can be zipped, mailed, put on any
 web server, or opened straight from the file system (``file://``).
@@ -31,18 +31,22 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .. import __version__
-from ..text.align import align_many, align_patterns
-from ..text.names import LETTERS, file_stem, part_name
-from ..timing.compare import MODES, Comparison, compare
+from ..text.align import align_patterns
+from ..text.grid import Cell, HalfColumn, align_many
+from ..text.names import LETTERS, part_name
+from ..timing.compare import MODES, compare
+from ..timing.comparison import Comparison
 from ..timing.layout import perform
-from ..timing.performance import Timing
-from .draw import pattern_title, source_drawing, timeline_drawing
+from ..timing.performance import Performance, Timing
+from .legend import pattern_title
+from .source import source_drawing
+from .timeline import timeline_drawing
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Pattern
 from ..files import atomic_path
 
 #: Audio formats of the page: extension → (MIME type for ``<source type>``,
-#: libsndfile format, libsndfile subtype), all written by :func:`guji.render.write_audio`.
+#: libsndfile format, libsndfile subtype), all written by :func:`guji.sound.files.write_audio`.
 AUDIO_FORMATS: dict[str, tuple[str, str, str | None]] = {
     "flac": ("audio/flac", "FLAC", "PCM_16"),
     "ogg": ("audio/ogg; codecs=vorbis", "OGG", "VORBIS"),
@@ -132,34 +136,34 @@ def _e(text: object) -> str:
 
 
 def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
-    """An HTML table of A and B aligned column by column, differences marked."""
-    grid = align_many([a, b])
-    rows = {0: [f"<th>A {_e(a.id)}</th>"], 1: [f"<th>{_e(letter_b)} {_e(b.id)}</th>"]}
-    for c in range(len(grid.columns) + 1):
-        for r in (0, 1):
-            if grid.half_columns[r] == c:
-                other = grid.half_columns[1 - r] == c
-                rows[r].append(f'<td class="half">{HALF}</td>')
-                if not other:
-                    rows[1 - r].append('<td class="half"></td>')
-        if c == len(grid.columns):
-            break
-        differs = grid.differs(c, 1)
-        for r in (0, 1):
-            d = grid.drum(c, r)
-            cls = ["differs"] if differs else []
-            if d is None:
-                cls.append("gap")
-            text = "―" if d is None else d.glyph
-            title = ""
-            i = grid.columns[c][r]
-            if i is not None:
-                p = a if r == 0 else b
-                title = f' title="stroke {i + 1} {d.value}, source {p.strokes[i].location}"'
-            cls_attr = f' class="{" ".join(cls)}"' if cls else ""
-            rows[r].append(f"<td{cls_attr}{title}>{text}</td>")
+    """An HTML table of A and B aligned column by column, differences marked
+    (the columns of :meth:`Grid.walk_with_halves <guji.text.grid.Grid.walk_with_halves>`)."""
+    rows = ([f"<th>A {_e(a.id)}</th>"], [f"<th>{_e(letter_b)} {_e(b.id)}</th>"])
+    for column in align_many([a, b]).walk_with_halves():
+        if isinstance(column, HalfColumn):
+            for r in (0, 1):
+                rows[r].append(f'<td class="half">{HALF if column.rows[r] else ""}</td>')
+            continue
+        differs = column.cells[1].differs
+        for r, cell in enumerate(column.cells[:2]):
+            rows[r].append(_alignment_cell(cell, differs))
     return ('<table class="alignment">\n<tr>' + "".join(rows[0]) + "</tr>\n<tr>"
             + "".join(rows[1]) + "</tr>\n</table>\n")
+
+
+def _alignment_cell(cell: Cell, differs: bool) -> str:
+    """One ``<td>`` of :func:`alignment_table`: the glyph (``―`` for a gap),
+    its stroke number, drum and source position as a tooltip."""
+    cls = ["differs"] if differs else []
+    if cell.stroke is None:
+        cls.append("gap")
+        text, title = "―", ""
+    else:
+        text = cell.stroke.glyph
+        title = (f' title="stroke {cell.index + 1} {cell.stroke.drum.value}, '
+                 f'source {cell.stroke.location}"')
+    cls_attr = f' class="{" ".join(cls)}"' if cls else ""
+    return f"<td{cls_attr}{title}>{text}</td>"
 
 
 def _plural(n: int, word: str) -> str:
@@ -240,11 +244,11 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     timing:
         How every variant is played.
     modes:
-        The compare modes to include (default: all of :data:`guji.compare.MODES`).
+        The compare modes to include (default: all of :data:`guji.timing.compare.MODES`).
     audio_format:
         A key of :data:`AUDIO_FORMATS`.
     kit, rate:
-        Passed to :func:`guji.render.write_audio`.
+        Passed to :func:`guji.sound.files.write_audio`.
     progress:
         Called with a line as each file is written.
 
@@ -253,9 +257,17 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     Path
         The ``index.html`` written.
     """
-    from ..sound.files import write_audio
-    import soundfile
+    patterns = _checked(patterns, modes, audio_format)
+    folder = _folder(directory)
+    write = _audio_writer(folder, audio_format, kit, rate, progress)
+    tracks = _write_players(patterns, timing, modes, audio_format, write)
+    return _write_html(folder, build_html(patterns, timing, tracks), progress)
 
+
+def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
+             audio_format: str) -> list[Pattern]:
+    """The patterns as a list, once the format, the patterns and the modes are
+    known good (:class:`UsageError` otherwise)."""
     if audio_format not in AUDIO_FORMATS:
         raise UsageError(f"unknown audio format {audio_format!r}: use one of "
                          f"{', '.join(AUDIO_FORMATS)}")
@@ -265,6 +277,12 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     for m in modes:
         if m not in MODES:
             raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
+    return patterns
+
+
+def _folder(directory: str | os.PathLike) -> Path:
+    """The page's folder: made if missing (its parent must exist), refused
+    if it is something else than a folder."""
     folder = Path(directory)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{directory}: exists and is not a directory")
@@ -273,19 +291,40 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
         if not parent.is_dir():
             raise UsageError(f"{directory}: no such directory {str(parent)!r}")
         folder.mkdir()
-    mime, fmt, subtype = AUDIO_FORMATS[audio_format]
+    return folder
 
-    def write(name: str, performance) -> float:
+
+def _audio_writer(folder: Path, audio_format: str, kit, rate: int,
+                  progress: Callable[[str], None] | None
+                  ) -> Callable[[str, Performance], float]:
+    """A function writing a performance to ``folder/name`` in *audio_format*
+    (:func:`guji.sound.files.write_audio`), saying so to *progress*, and
+    returning the seconds of audio written."""
+    from ..sound.files import write_audio
+    import soundfile
+
+    subtype = AUDIO_FORMATS[audio_format][2]
+
+    def write(name: str, performance: Performance) -> float:
         path = folder / name
         write_audio(path, performance, kit=kit, rate=rate, format=audio_format, subtype=subtype)
         if progress:
             progress(f"wrote {path}")
         return soundfile.info(str(path)).duration
 
+    return write
+
+
+def _write_players(patterns: Sequence[Pattern], timing: Timing, modes: Sequence[str],
+                   ext: str, write: Callable[[str, Performance], float]) -> list[Track]:
+    """Write (with *write*) the audio of each variant alone, then, with two or
+    more variants, of each compare mode; the :class:`Track` of each, in that
+    order. *ext* is the audio format (a key of :data:`AUDIO_FORMATS`)."""
+    mime = AUDIO_FORMATS[ext][0]
     tracks: list[Track] = []
     for i, p in enumerate(patterns):
         score = timing.score(p)
-        name = variant_filename(i, p, audio_format)
+        name = variant_filename(i, p, ext)
         duration = write(name, perform(p, timing))
         n = score.per_pass
         tracks.append(Track(f"variant-{LETTERS[i % 26].lower()}",
@@ -295,11 +334,15 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     if len(patterns) >= 2:
         for mode in modes:
             c: Comparison = compare(patterns, mode, timing)
-            name = mode_filename(mode, audio_format)
+            name = mode_filename(mode, ext)
             duration = write(name, c.performance)
             tracks.append(Track(f"compare-{mode}", f"compare: {mode}", name, mime, duration,
                                 schedule=c.schedule_text(), description=MODE_TEXT[mode]))
-    page = build_html(patterns, timing, tracks)
+    return tracks
+
+
+def _write_html(folder: Path, page: str, progress: Callable[[str], None] | None) -> Path:
+    """Write *page* to ``folder/index.html`` atomically; its path."""
     index = folder / "index.html"
     with atomic_path(index) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")

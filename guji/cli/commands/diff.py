@@ -1,7 +1,7 @@
 """``guji diff A B``: two readings aligned stroke by stroke.
 
 The whole patterns (before and after 半) are aligned with the edit distance
-(:mod:`guji.align`), so one missing ○ shows as one gap, not as a shifted
+(:mod:`guji.text.align`), so one missing ○ shows as one gap, not as a shifted
 tail. The terminal shows two rows, A above B, column for column::
 
     A ○□○○○○□○□○□―○○○□○□○○□○半○□○□○○○○□○
@@ -28,7 +28,8 @@ import argparse
 import os
 import sys
 
-from ...text.align import DEL, INS, MATCH, SUB, Alignment, Grid, align_many, align_patterns
+from ...text.align import DEL, INS, MATCH, SUB, Alignment, align_patterns
+from ...text.grid import Grid, HalfColumn, align_many
 from ...text.notation import HALF, Pattern
 from ...text.names import part_name
 from ._common import add_input_options, add_json_option, load_patterns, print_json
@@ -83,28 +84,24 @@ def diff_json(a: Pattern, b: Pattern, alignment: Alignment) -> dict:
 
 
 def rows(grid: Grid, colour: bool = False) -> list[str]:
-    """The text rows of a two-row :class:`Grid`: A, B and the mark row
-    (without the leading ``A ``/``B `` labels)."""
+    """The text rows of a two-row :class:`~guji.text.grid.Grid`: A, B and the
+    mark row (without the leading ``A ``/``B `` labels), from
+    :meth:`~guji.text.grid.Grid.walk_with_halves`."""
     out_a, out_b, marks = [], [], []
     rev, off = ("\x1b[7m", "\x1b[0m") if colour else ("", "")
-    for c in range(len(grid.columns) + 1):
-        halves = [grid.half_columns[r] == c for r in (0, 1)]
-        if any(halves):
-            out_a.append(HALF if halves[0] else HALF_FILLER)
-            out_b.append(HALF if halves[1] else HALF_FILLER)
+    for column in grid.walk_with_halves():
+        if isinstance(column, HalfColumn):
+            out_a.append(HALF if column.rows[0] else HALF_FILLER)
+            out_b.append(HALF if column.rows[1] else HALF_FILLER)
             marks.append("  ")     # 半 and its filler are both two columns wide
-        if c == len(grid.columns):
-            break
-        cells = []
-        for r in (0, 1):
-            d = grid.drum(c, r)
-            cells.append(GAP if d is None else d.glyph)
-        differs = grid.differs(c, 1)
-        if differs:
+            continue
+        a, b = column.cells[:2]
+        cells = [GAP if cell.drum is None else cell.drum.glyph for cell in (a, b)]
+        if b.differs:
             cells = [rev + cell + off for cell in cells]
         out_a.append(cells[0])
         out_b.append(cells[1])
-        marks.append(MARK if differs else " ")
+        marks.append(MARK if b.differs else " ")
     return ["".join(out_a), "".join(out_b), "".join(marks).rstrip()]
 
 

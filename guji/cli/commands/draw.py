@@ -1,7 +1,7 @@
 """``guji draw ID … -o FILE.svg``: pictures of the patterns.
 
-The SVG is written by guji (:mod:`guji.draw`); ``.png`` goes through a
-headless Chromium (see :func:`guji.draw.svg_to_png`). ``-o -`` writes the SVG
+The SVG is written by guji (:mod:`guji.views.draw`); ``.png`` goes through a
+headless Chromium (see :func:`guji.views.png.svg_to_png`). ``-o -`` writes the SVG
 to standard output.
 """
 
@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...views.draw import VIEWS, drawing, svg_to_png, write_svg
+from ...views.draw import VIEWS, drawing, write_svg
+from ...views.png import svg_to_png
 from ...errors import UsageError
 from ._common import add_input_options, load_patterns
 

@@ -1,4 +1,4 @@
-"""``guji page A B … -o DIR/``: a self-contained page to share (see :mod:`guji.page`).
+"""``guji page A B … -o DIR/``: a self-contained page to share (see :mod:`guji.views.page`).
 
 The page plays the whole pattern (射禮, ``--rite she``) by default, unlike
 the other commands: the editions' variant readings mostly lie before 半,

@@ -1,0 +1,88 @@
+"""PNG of a drawing, through a headless browser.
+
+:func:`svg_to_png` renders the SVG with a headless Chromium
+(``chromium --headless --screenshot``): Chromium falls back through the font
+list (:data:`guji.views.svg.FONT_FAMILY`) to whatever CJK font is installed,
+as a reader's browser does, where libraries like cairosvg use only the first
+family and draw empty boxes (tofu) when it is missing. No Python package is
+needed; the browser is found as ``$GUJI_CHROMIUM`` or
+``chromium``/``chromium-browser``/``google-chrome`` on the ``PATH``
+(:func:`find_browser`). On Debian: ``apt-get install chromium fonts-noto-cjk``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ..errors import UsageError
+from ..files import atomic_path
+from .svg import Drawing
+
+#: Browser executables tried, in order, after ``$GUJI_CHROMIUM``.
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+#: Flags for a quiet, offline, one-shot headless run.
+BROWSER_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                 "--mute-audio")
+
+
+def find_browser() -> str:
+    """The Chromium executable to use, or :class:`UsageError` if there is none."""
+    env = os.environ.get("GUJI_CHROMIUM")
+    if env:
+        found = shutil.which(env)
+        if not found:
+            raise UsageError(f"GUJI_CHROMIUM={env!r} is not an executable")
+        return found
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    raise UsageError("PNG needs a Chromium browser (Debian: apt-get install chromium "
+                     "fonts-noto-cjk; or set GUJI_CHROMIUM); write .svg instead")
+
+
+def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0,
+               browser: str | None = None, timeout: float = 120.0) -> Path:
+    """Render *drawing_* to a PNG file with a headless Chromium screenshot.
+
+    Parameters
+    ----------
+    drawing_:
+        The picture; the PNG is ``width × scale`` by ``height × scale`` pixels.
+    path:
+        Where to write it (atomically).
+    scale:
+        Device pixels per SVG pixel (2 gives crisp text).
+    browser:
+        The browser executable (default: :func:`find_browser`).
+    timeout:
+        Seconds to wait for the browser.
+    """
+    exe = browser or find_browser()
+    target = Path(path)
+    w, h = int(round(drawing_.width)), int(round(drawing_.height))
+    with tempfile.TemporaryDirectory(prefix="guji-png-") as tmpdir:
+        svg_file = Path(tmpdir) / "drawing.svg"
+        svg_file.write_text(drawing_.svg(xml_declaration=True), encoding="utf-8")
+        shot = Path(tmpdir) / "shot.png"
+        cmd = [exe, *BROWSER_FLAGS, f"--user-data-dir={tmpdir}/profile",
+               f"--force-device-scale-factor={scale:g}", f"--window-size={w},{h}",
+               f"--screenshot={shot}", svg_file.as_uri()]
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  timeout=timeout, text=True)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
+        if proc.returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
+            last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            raise UsageError(f"{exe} made no PNG (exit {proc.returncode}): {last}")
+        with atomic_path(target) as tmp:
+            shutil.copyfile(shot, tmp)
+    return target

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from guji.errors import NotationError
-from guji.text.parser import scan
+from guji.text.scan import scan
 
 SEED = Path(__file__).resolve().parents[1] / "tests" / "data" / "seeds" / "004_c01987349620dc35.txt"
 

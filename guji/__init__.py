@@ -16,7 +16,8 @@ A small API for notebooks and scripts::
 
 from .errors import GujiError, Location, NotationError, UsageError
 from .text.notation import Drum, Pattern, Rite, Stroke, Tradition
-from .text.parser import ScanResult, parse, scan
+from .text.parser import ScanResult, parse
+from .text.scan import scan
 from .text.editions import all_patterns, editions, load
 from .timing.layout import lay_out, perform
 from .timing.performance import Cue, Part, Performance, Timing, Voice

@@ -8,7 +8,7 @@ import pytest
 
 from guji.text.editions import edition
 from guji.errors import EncodingError
-from guji.text.parser import scan
+from guji.text.scan import scan
 from guji.files import atomic_path
 from guji.text.encoding import decode, read_text
 

@@ -22,7 +22,8 @@ from importlib import resources
 
 from ..errors import UsageError
 from .notation import Pattern, Tradition
-from .parser import Notice, ScanResult, scan
+from .parser import Notice, ScanResult
+from .scan import scan
 from .encoding import read_text
 
 try:  # Python 3.11+

@@ -3,7 +3,8 @@
 The lexer knows characters, not structure: it says which characters are
 strokes, which are the 半 marker, labels, headings, commentary notes, prose or
 unknown symbols, and drops what never matters (white space, punctuation,
-markup). :mod:`guji.parser` gives the tokens their structure.
+markup). :mod:`guji.text.parser` and :mod:`guji.text.scan` give the tokens
+their structure.
 
 Ignored everywhere: white space (including the ideographic space U+3000 and
 line breaks), punctuation (ASCII and full-width: the editor's, not the
@@ -227,32 +228,43 @@ def tokenize(source: SourceText) -> list[Token]:
         elif kind == "space":
             pass
         elif kind == "other":
-            if value in NOTE_BRACKETS:
-                end = note_ends.get(i)
-                if end is None:
-                    # a run of unclosed openers is one token (linear time, one break)
-                    j = i + 1
-                    while j < n and text[j] in NOTE_BRACKETS and j not in note_ends:
-                        j += 1
-                    append(Token(Kind.UNCLOSED, text[i:j], loc(i)))
-                    i = j
-                    continue
-                else:
-                    append(Token(Kind.NOTE, text[i:end], loc(i)))
-                    i = end
-                    continue
-            elif value == "<" and (tag := _TAG.match(text, i)):
-                i = tag.end()
-                continue
-            elif value in _CLOSERS or is_ignorable(value):
-                pass
-            elif value == ">" and _at_line_start(text, i):
-                pass                                  # a quote mark (e-mail, Markdown)
-            elif _is_symbol(value):
-                if not (_at_line_start(text, i) and i + 1 < n and text[i + 1] in " \t\u3000"):
-                    append(Token(Kind.SYMBOL, value, loc(i)))
-                # else: a bullet (▲ ● ◆ …) opening a list item
-            else:  # combining marks and the like: prose
-                append(Token(Kind.TEXT, value, loc(i)))
+            other, end = _other(text, i, note_ends)
+            if other is not None:
+                append(Token(other, text[i:end], loc(i)))
+            i = end
+            continue
         i = m.end()
     return tokens
+
+
+def _other(text: str, i: int, note_ends: dict[int, int]) -> tuple[Kind | None, int]:
+    """What the character at *i*, which no group of :data:`_TOKEN` took,
+    starts: the kind of its token (None if it is skipped) and where it ends.
+
+    A note bracket starts a note (to its closer, :func:`match_notes`) or a run
+    of unclosed openers; ``<`` may start a markup tag; other punctuation,
+    closers and quote marks are skipped; a symbol is a symbol unless it is a
+    bullet opening a list item; anything else (combining marks and the like)
+    is prose.
+    """
+    ch = text[i]
+    if ch in NOTE_BRACKETS:
+        end = note_ends.get(i)
+        if end is not None:
+            return Kind.NOTE, end
+        # a run of unclosed openers is one token (linear time, one break)
+        j, n = i + 1, len(text)
+        while j < n and text[j] in NOTE_BRACKETS and j not in note_ends:
+            j += 1
+        return Kind.UNCLOSED, j
+    if ch == "<" and (tag := _TAG.match(text, i)):
+        return None, tag.end()
+    if ch in _CLOSERS or is_ignorable(ch):
+        return None, i + 1
+    if ch == ">" and _at_line_start(text, i):
+        return None, i + 1                            # a quote mark (e-mail, Markdown)
+    if _is_symbol(ch):
+        if _at_line_start(text, i) and i + 1 < len(text) and text[i + 1] in " \t\u3000":
+            return None, i + 1                        # a bullet (▲ ● ◆ …) opening a list item
+        return Kind.SYMBOL, i + 1
+    return Kind.TEXT, i + 1                           # combining marks and the like: prose

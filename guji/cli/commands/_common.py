@@ -8,7 +8,7 @@ import sys
 
 from ...text.editions import load
 from ...text.notation import Pattern, Rite
-from ...text.parser import LABEL_MODES
+from ...text.labels import LABEL_MODES
 from ...timing.performance import Timing
 from ...timing.score import DEFAULT_INTERVAL, check_interval, interval_from_bpm
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ...text.notation import HALF
-from ...text.parser import scan
+from ...text.scan import scan
 from ...text.encoding import read_text
 from ._common import add_input_options, add_json_option, print_json
 

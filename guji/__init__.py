@@ -1,7 +1,8 @@
 """guji (古籍): hear, export and compare the 投壺 drum scores of the 禮記.
 
-The pipeline runs one way: text → :class:`Pattern` (:mod:`guji.parser`) →
-:class:`Score` (:mod:`guji.score`) → sinks (MIDI, audio, playback).
+The pipeline runs one way: text → :class:`Pattern` (:mod:`guji.text`) →
+:class:`Score` and :class:`Performance` (:mod:`guji.timing`) → sinks (MIDI,
+audio, playback, pictures, pages).
 
 A small API for notebooks and scripts::
 
@@ -14,22 +15,36 @@ A small API for notebooks and scripts::
     score = guji.Score(lu, guji.Rite.SHE, interval=0.5, repeat=4)
 """
 
-from .errors import GujiError, Location, NotationError, UsageError
-from .text.notation import Drum, Pattern, Rite, Stroke, Tradition
-from .text.parser import ScanResult, parse
-from .text.scan import scan
-from .text.editions import all_patterns, editions, load
-from .timing.layout import lay_out, perform
-from .timing.performance import Cue, Part, Performance, Timing, Voice
-from .timing.score import DEFAULT_INTERVAL, Event, Score
-
 __version__ = "0.1.0"
 
-__all__ = [
-    "GujiError", "Location", "NotationError", "UsageError",
-    "Drum", "Pattern", "Rite", "Stroke", "Tradition",
-    "ScanResult", "parse", "scan",
-    "all_patterns", "editions", "load",
-    "DEFAULT_INTERVAL", "Event", "Score",
-    "Cue", "Part", "Performance", "Timing", "Voice", "lay_out", "perform",
-]
+#: Public name → the module that defines it. Loaded on first use (PEP 562), so
+#: ``import guji`` and the command line's start-up stay quick: a command
+#: imports only the stages it needs.
+_API = {
+    "GujiError": "errors", "Location": "errors", "NotationError": "errors",
+    "UsageError": "errors",
+    "Drum": "text.notation", "Pattern": "text.notation", "Rite": "text.notation",
+    "Stroke": "text.notation", "Tradition": "text.notation",
+    "ScanResult": "text.parser", "parse": "text.parser", "scan": "text.scan",
+    "all_patterns": "text.editions", "editions": "text.editions", "load": "text.editions",
+    "DEFAULT_INTERVAL": "timing.score", "Event": "timing.score", "Score": "timing.score",
+    "Cue": "timing.performance", "Part": "timing.performance",
+    "Performance": "timing.performance", "Timing": "timing.performance",
+    "Voice": "timing.performance", "lay_out": "timing.layout", "perform": "timing.layout",
+}
+
+__all__ = list(_API)
+
+
+def __getattr__(name: str):
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'guji' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))

@@ -34,7 +34,7 @@ from ..timing.performance import Voice
 
 #: General MIDI percussion key of each voice (channel 10). The drums follow
 #: 陸德明's 釋文 on the two drums, in the loudness reading of 聲高 / 聲下
-#: (DOMAIN.md, "Timbre"):
+#: (docs/notation.md, "Timbre"):
 #:
 #: * 鼓 (□) — 其聲高，其音鏜鏜然: loud, ringing, booming (擊鼓其鏜) → 41 *Low
 #:   Floor Tom*, the biggest, longest-ringing drum of the GM kit (a kick

@@ -261,7 +261,7 @@ def kit_to_toml(kit: Kit) -> str:
     """*kit* as a kit file: one commented table per voice, every parameter."""
     lines = ["# A guji kit file: one table per voice; every key is a voice parameter.",
              "# Load it with --kit FILE. Keys left out keep the default.",
-             "# Regenerate: python -m guji.voices --write-samples samples/",
+             "# Regenerate: python -m guji.sound.kit --write-samples samples/",
              "",
              f"name = {_toml_value(kit.name)}"]
     width = max(len(n) for n in _FIELDS)

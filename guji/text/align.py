@@ -1,6 +1,6 @@
 """Stroke-by-stroke alignment of two readings (edit distance).
 
-Editions copy the 投壺 diagrams with small differences (DOMAIN.md: seed 003's
+Editions copy the 投壺 diagrams with small differences (docs/notation.md: seed 003's
 diagram-1 魯鼓 reads ○□○□□□ where the others read ○□○○□□; seed 000's
 diagram-2 薛鼓 has one ○ more before 半). Comparing two readings position by
 position would turn one missing ○ into a "shifted tail" of differences; an
@@ -141,7 +141,7 @@ class Alignment:
         return tuple(op for op in self.ops if op.is_difference)
 
     def to_json(self) -> dict:
-        """The JSON of ``guji diff --json`` (issue 5): counts, then the ops."""
+        """The JSON of ``guji diff --json`` counts, then the ops."""
         return {
             "substitutions": self.substitutions,
             "insertions": self.insertions,

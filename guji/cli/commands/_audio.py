@@ -2,8 +2,8 @@
 
 * :func:`add_audio_options` adds ``--kit``, ``--rate``, ``--channels`` and
   ``--pan``; :func:`audio_options_from_args` turns them into the keyword
-  arguments of :func:`guji.render.write_audio`, :func:`guji.render.render_blocks`
-  and :func:`guji.play.play`: ``{"kit": Kit, "rate": int, "channels": int}``.
+  arguments of :func:`guji.sound.files.write_audio`, :func:`guji.sound.mixer.render_blocks`
+  and :func:`guji.sound.play.play`: ``{"kit": Kit, "rate": int, "channels": int}``.
 * :func:`add_sequence_options` / :func:`performance_from_args`: several
   patterns given on one command line are played one after another (or
   stacked), the one layout of every command.

@@ -34,7 +34,7 @@ def print_json(data) -> None:
 
 
 def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
-    """Load each id (see ``guji.editions``) with the input options of *args*;
+    """Load each id (see ``guji.text.editions``) with the input options of *args*;
     the warnings of scanning a user's text file go to stderr, once each."""
     said: set[str] = set()
 

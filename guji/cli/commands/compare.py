@@ -1,6 +1,6 @@
 """``guji compare A B [C …]``: hear two or more readings against each other.
 
-Modes (see :mod:`guji.compare`): ``sequence`` (A, a gap with a soft bell,
+Modes (see :mod:`guji.timing.compare`): ``sequence`` (A, a gap with a soft bell,
 then B …), ``alternate`` (pass by pass), ``stereo`` (A left, B right, one
 grid), ``diff`` (A with a bell on each stroke where another reading differs).
 

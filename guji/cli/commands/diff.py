@@ -15,7 +15,7 @@ the rest of guji's displays do; on a terminal that shows ○ wide (some CJK
 settings) the ``↑`` row can drift, so on a colour terminal the differing
 glyphs are also shown in reverse video.
 
-``--json`` prints the alignment (issue 5's shape: ``substitutions``,
+``--json`` prints the alignment (``substitutions``,
 ``insertions``, ``deletions``, ``ops``) plus ``distance``, the two patterns
 (``a``, ``b``: id, name, notation, half_start) and per op the glyphs
 (``a_glyph``, ``b_glyph``) and whether each stroke lies before 半

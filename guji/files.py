@@ -13,6 +13,8 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from .errors import UsageError
+
 
 @contextmanager
 def atomic_path(path: str | os.PathLike, suffix: str | None = None):
@@ -39,3 +41,33 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
         except FileNotFoundError:
             pass
         raise
+
+
+def check_target(path: str | os.PathLike, hint: str = "") -> Path:
+    """*path* as a :class:`Path` a file can be written to, or :class:`UsageError`
+    (one line): it must not be a directory, and its folder must exist. *hint*
+    is added to the "is a directory" message (what to give instead)."""
+    target = Path(path)
+    if str(path) == "":
+        raise UsageError("no file name given")
+    if target.is_dir():
+        raise UsageError(f"{path}: is a directory{hint}")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"{path}: no such directory {str(parent)!r}")
+    return target
+
+
+@contextmanager
+def writing(path: str | os.PathLike, *, hint: str = "", errors: tuple = ()):
+    """Check *path* (:func:`check_target`) and yield a temporary path to write
+    the whole file to (:func:`atomic_path`); a failure of the file system
+    (``OSError``, or one of *errors*) becomes one :class:`UsageError` line
+    naming *path* and the cause."""
+    target = check_target(path, hint)
+    try:
+        with atomic_path(target) as tmp:
+            yield tmp
+    except (OSError, *errors) as e:
+        reason = getattr(e, "strerror", None) or (str(e).splitlines() or ["failed"])[0]
+        raise UsageError(f"{path}: cannot write: {reason}") from None

@@ -169,3 +169,29 @@ def test_control_characters_in_a_file_name_make_well_formed_svg_and_html(tmp_pat
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "pg" / "index.html").read_text(encoding="utf-8")
     assert "\x01" not in page and "U+0001" in page
+
+
+# -- one check each, shared by the library and the command line ---------------------
+
+@pytest.mark.parametrize("argv, words", [
+    (["midi", "lu", "-o", "x.mid", "--ticks-per-beat", "0"], "ticks per beat must be a whole number"),
+    (["midi", "lu", "-o", "x.mid", "--interval", "0"], "interval must be positive"),
+    (["midi", "lu", "-o", "x.mid", "--bpm", "nan"], "--bpm must be a positive"),
+    (["render", "lu", "-o", "x.wav", "--repeat", "0"], "repeat must be a whole number"),
+    (["render", "lu", "-o", "x.wav", "--count-in", "-2"], "count-in must be a whole number"),
+    (["draw", "lu", "-o", "nodir/x.svg"], "no such directory"),
+])
+def test_bad_options_and_targets_are_one_line_from_the_library_check(tmp_path, argv, words):
+    r = guji(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and words in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["render", "lu", "-o", "d.wav"], ["draw", "lu", "-o", "d.svg"]])
+def test_a_directory_is_never_an_output_file(tmp_path, argv):
+    name = argv[-1]
+    (tmp_path / name).mkdir()
+    r = guji(*argv, cwd=tmp_path)
+    assert r.returncode == 2 and f"{name}: is a directory" in r.stderr
+    assert list((tmp_path / name).iterdir()) == []

@@ -454,7 +454,7 @@ def test_render_default_output_name(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("argv, message", [
     (["-o", "x.mp3"], "cannot tell the audio format"),
     (["-o", "x.flac", "--bits", "float"], "FLAC cannot hold float"),
-    (["-o", "x.wav", "--rate", "100"], "--rate 100"),
+    (["-o", "x.wav", "--rate", "100"], "--rate: sample rate 100 Hz is out of range"),
     (["-o", "x.wav", "--kit", "no-such-kit.toml"], "no-such-kit.toml: no such kit"),
     (["-o", "x.wav", "--pan", "鼓=2"], "pan must be between"),
     (["-o", "x.wav", "--pan", "drum=0"], "unknown voice"),

@@ -26,7 +26,7 @@ import mido
 
 from .. import __version__
 from ..errors import UsageError
-from ..files import atomic_path
+from ..files import writing
 from ..text.names import file_stem
 from ..text.notation import Pattern, Rite
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
@@ -348,16 +348,7 @@ def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **optio
 
 def save_midi(midi: mido.MidiFile, path: str | os.PathLike) -> Path:
     """Write *midi* to *path* atomically (see :func:`write_midi`); return the path."""
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{path}: is a directory (give a file name, or end the path "
-                         "with '/' for one file per pattern)")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"{path}: no such directory {str(parent)!r}")
-    try:
-        with atomic_path(target) as tmp:
-            midi.save(tmp)
-    except OSError as e:
-        raise UsageError(f"{path}: cannot write: {e.strerror or e}") from None
-    return target
+    with writing(path, hint=" (give a file name, or end the path with '/' for one file "
+                            "per pattern)") as tmp:
+        midi.save(tmp)
+    return Path(path)

@@ -27,7 +27,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from ..errors import UsageError
-from ..files import atomic_path
+from ..files import check_target, writing
 from ..timing.performance import Cue
 from .headroom import CEILING_DBFS
 from .kit import Kit
@@ -117,29 +117,21 @@ def write_audio(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), *, kit
     import soundfile as sf
 
     fmt, sub = audio_format(path, format, subtype)
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{target}: is a directory")
-    if not (target.parent if str(target.parent) else Path(".")).is_dir():
-        raise UsageError(f"{target}: no such directory {target.parent}")
+    target = check_target(path)
     ceiling = CEILING_DBFS - (OGG_EXTRA_HEADROOM_DB if fmt == "OGG" else 0.0)
     mix = Mix(parts, cues, kit=kit, rate=rate, channels=channels, ceiling_dbfs=ceiling)
-    try:
-        with atomic_path(target) as tmp:
-            with sf.SoundFile(tmp, "w", mix.rate, mix.channels, sub, format=fmt) as f:
-                if fmt == "WAV" and sub == "FLOAT":
-                    _no_peak_chunk(f)
-                done = 0
-                for block in mix.blocks(block_frames):
-                    f.write(_encode(block, sub))
-                    done += len(block)
-                    if progress is not None:
-                        progress(done, mix.frames)
-            if fmt == "OGG":
-                fix_ogg_serial(tmp)
-    except (OSError, sf.LibsndfileError) as e:
-        reason = getattr(e, "strerror", None) or str(e).splitlines()[0]
-        raise UsageError(f"{target}: cannot write: {reason}") from None
+    with writing(target, errors=(sf.LibsndfileError,)) as tmp:
+        with sf.SoundFile(tmp, "w", mix.rate, mix.channels, sub, format=fmt) as f:
+            if fmt == "WAV" and sub == "FLOAT":
+                _no_peak_chunk(f)
+            done = 0
+            for block in mix.blocks(block_frames):
+                f.write(_encode(block, sub))
+                done += len(block)
+                if progress is not None:
+                    progress(done, mix.frames)
+        if fmt == "OGG":
+            fix_ogg_serial(tmp)
     return target
 
 

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import UsageError
-from ..files import atomic_path
+from ..files import writing
 from ..text.notation import Pattern
 from .source import source_drawing
 from .svg import Drawing, stack
@@ -81,7 +81,6 @@ def drawing_svg(patterns: Sequence[Pattern], view: str = "both") -> str:
 
 def write_svg(path: str | os.PathLike, svg: str) -> Path:
     """Write *svg* (UTF-8) to *path* atomically."""
-    target = Path(path)
-    with atomic_path(target) as tmp:
+    with writing(path) as tmp:
         Path(tmp).write_text(svg, encoding="utf-8")
-    return target
+    return Path(path)

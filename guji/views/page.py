@@ -43,7 +43,7 @@ from .source import source_drawing
 from .timeline import timeline_drawing
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Pattern
-from ..files import atomic_path
+from ..files import check_target, writing
 
 #: Audio formats of the page: extension → (MIME type for ``<source type>``,
 #: libsndfile format, libsndfile subtype), all written by :func:`guji.sound.files.write_audio`.
@@ -287,9 +287,7 @@ def _folder(directory: str | os.PathLike) -> Path:
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{directory}: exists and is not a directory")
     if not folder.exists():
-        parent = folder.parent if str(folder.parent) else Path(".")
-        if not parent.is_dir():
-            raise UsageError(f"{directory}: no such directory {str(parent)!r}")
+        check_target(folder)          # its parent must exist
         folder.mkdir()
     return folder
 
@@ -344,7 +342,7 @@ def _write_players(patterns: Sequence[Pattern], timing: Timing, modes: Sequence[
 def _write_html(folder: Path, page: str, progress: Callable[[str], None] | None) -> Path:
     """Write *page* to ``folder/index.html`` atomically; its path."""
     index = folder / "index.html"
-    with atomic_path(index) as tmp:
+    with writing(index) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")
     if progress:
         progress(f"wrote {index}")

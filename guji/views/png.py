@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
-from ..files import atomic_path
+from ..files import writing
 from .svg import Drawing
 
 #: Browser executables tried, in order, after ``$GUJI_CHROMIUM``.
@@ -83,6 +83,6 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
         if proc.returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             raise UsageError(f"{exe} made no PNG (exit {proc.returncode}): {last}")
-        with atomic_path(target) as tmp:
+        with writing(target) as tmp:
             shutil.copyfile(shot, tmp)
     return target

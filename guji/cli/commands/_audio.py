@@ -18,7 +18,7 @@ from ...text.names import variant_names
 from ...text.notation import Pattern
 from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
 from ...timing.performance import Performance, Voice, check_pan
-from ._common import timing_from_args
+from ._common import checked, timing_from_args
 
 DEFAULT_RATE = 48000
 
@@ -30,7 +30,8 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
                    help="the voices: a kit file (.toml: voice parameters and/or recordings) or a "
                         "directory of recordings small.wav and big.wav (鼙 and 鼓; WAV, FLAC or "
                         "OGG, any rate); default: the synthesised kit")
-    g.add_argument("--rate", type=int, default=DEFAULT_RATE, metavar="HZ",
+    g.add_argument("--rate", type=checked(_check_rate, int, "a whole number of Hz"),
+                   default=DEFAULT_RATE, metavar="HZ",
                    help=f"sample rate (default {DEFAULT_RATE})")
     if channels:
         g.add_argument("--channels", type=int, choices=(1, 2), default=2,
@@ -59,12 +60,14 @@ def kit_from_args(args: argparse.Namespace):
     return kit
 
 
+def _check_rate(rate: int) -> int:
+    from ...sound.oneshot import check_rate    # numpy: only when sound is made
+    return check_rate(rate)
+
+
 def rate_from_args(args: argparse.Namespace) -> int:
-    from ...sound.oneshot import MAX_RATE, MIN_RATE
-    rate = getattr(args, "rate", DEFAULT_RATE)
-    if not MIN_RATE <= rate <= MAX_RATE:
-        raise UsageError(f"--rate {rate}: use a sample rate from {MIN_RATE} to {MAX_RATE} Hz")
-    return rate
+    """The ``--rate`` (checked when parsed by :func:`guji.sound.oneshot.check_rate`)."""
+    return getattr(args, "rate", DEFAULT_RATE)
 
 
 def audio_options_from_args(args: argparse.Namespace) -> dict:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Callable
 
+from ...errors import UsageError
 from ...text.editions import load
 from ...text.notation import Pattern, Rite
 from ...text.labels import LABEL_MODES
 from ...timing.performance import Timing
-from ...timing.score import DEFAULT_INTERVAL, check_interval, interval_from_bpm
+from ...timing.score import (DEFAULT_INTERVAL, check_count_in, check_interval, check_repeat,
+                             interval_from_bpm)
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +51,24 @@ def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
                  labels=getattr(args, "labels", "auto"), warn=warn) for i in ids]
 
 
+def checked(check: Callable, convert: Callable = float, what: str = "a number") -> Callable:
+    """An argparse ``type=`` from a library check: the text is converted with
+    *convert*, then checked by *check* (which raises :class:`UsageError`), so
+    an option is validated by the very function the library uses, and its
+    error is argparse's one line, naming the option."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        try:
+            return check(value)
+        except UsageError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    parse.__name__ = getattr(check, "__name__", "value")
+    return parse
+
+
 def add_timing_options(parser: argparse.ArgumentParser) -> None:
     """--rite, --interval/--bpm, --repeat, --count-in."""
     g = parser.add_argument_group("timing (間若一: one even grid)")
@@ -55,22 +76,24 @@ def add_timing_options(parser: argparse.ArgumentParser) -> None:
                    help="touhu (投壺): from 半 to the end; she (射禮): the whole pattern "
                         "(default: touhu)")
     speed = g.add_mutually_exclusive_group()
-    speed.add_argument("--interval", type=float, metavar="SECONDS",
+    speed.add_argument("--interval", type=checked(check_interval), metavar="SECONDS",
                        help=f"seconds between strokes (default {DEFAULT_INTERVAL:g}; the sources "
                             "give no speed, see README)")
-    speed.add_argument("--bpm", type=float, metavar="N",
+    speed.add_argument("--bpm", type=checked(interval_from_bpm), dest="bpm_interval", metavar="N",
                        help=f"strokes per minute (default {60 / DEFAULT_INTERVAL:g})")
-    g.add_argument("--repeat", type=int, default=1, metavar="N",
+    g.add_argument("--repeat", type=checked(check_repeat, int, "a whole number"), default=1,
+                   metavar="N",
                    help="passes of the pattern (default 1)")
-    g.add_argument("--count-in", type=int, default=0, metavar="N",
+    g.add_argument("--count-in", type=checked(check_count_in, int, "a whole number"), default=0,
+                   metavar="N",
                    help="neutral clicks before the first stroke (default 0)")
 
 
 def interval_from_args(args: argparse.Namespace) -> float:
-    if getattr(args, "bpm", None) is not None:
-        return interval_from_bpm(args.bpm)
-    if getattr(args, "interval", None) is not None:
-        return check_interval(args.interval)
+    """The interval of ``--interval`` or ``--bpm`` (both checked when parsed), or the default."""
+    for name in ("bpm_interval", "interval"):
+        if getattr(args, name, None) is not None:
+            return getattr(args, name)
     return DEFAULT_INTERVAL
 
 

@@ -67,8 +67,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if len(args.ids) < 2:
-        raise UsageError(f"compare needs at least two patterns, not {len(args.ids)}")
     patterns = load_patterns(args.ids, args)
     timing = timing_from_args(args)
     comparison = compare(patterns, args.mode, timing)

@@ -19,11 +19,11 @@ from pathlib import Path
 
 from ...errors import UsageError
 from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
-                     GM_PERCUSSION, default_filename, write_midi)
+                     GM_PERCUSSION, check_ticks_per_beat, default_filename, write_midi)
 from ...timing.layout import perform
 from ...timing.performance import Voice
 from ._audio import add_sequence_options, performance_from_args
-from ._common import add_input_options, add_timing_options, load_patterns, timing_from_args
+from ._common import add_input_options, add_timing_options, checked, load_patterns, timing_from_args
 
 
 def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice, int]:
@@ -71,14 +71,7 @@ def _velocity_map(text: str) -> dict[Voice, int]:
     return parse_voice_values(text, "velocity", 1)
 
 
-def _ticks_per_beat(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 32767:
-        raise argparse.ArgumentTypeError(f"must be 1–32767, not {value}")
-    return value
+_ticks_per_beat = checked(check_ticks_per_beat, int, "a whole number")
 
 
 def _describe(table: dict[Voice, int], names: dict[int, str] | None = None) -> str:

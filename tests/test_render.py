@@ -478,3 +478,20 @@ def test_render_with_a_kit_of_recordings(tmp_path, capsys):
     assert main(["render", "lu", "--kit", str(tmp_path), "-o", str(out)]) == 0
     x, _ = sf.read(out)
     assert 0 < peak_dbfs(x) + 60 and peak_dbfs(x) <= CEILING_DBFS
+
+
+@pytest.mark.parametrize("name, subtype, scale, dtype", [
+    ("e.wav", "16", 32767.0, "int16"), ("e24.wav", "24", 8388607.0, "int32"),
+    ("e24.flac", "24", 8388607.0, "int32"), ("e.flac", "16", 32767.0, "int16")])
+def test_pcm_files_hold_the_render_rounded_exactly(tmp_path, lu, name, subtype, scale, dtype):
+    """Each stored sample is round(x × full scale) of the float render, 24-bit included
+    (scaled in float64: float32 holds only 24 bits of mantissa)."""
+    score = Score(lu, Rite.SHE, interval=0.3)
+    want = render_array(score, rate=44100)
+    path = write_audio(tmp_path / name, score, rate=44100, subtype=subtype, block_frames=4096)
+    got, _ = sf.read(path, dtype=dtype)
+    if subtype == "24":
+        got = got >> 8                      # libsndfile returns 24-bit samples in the top bits
+    # 16-bit is scaled in float32 (its 24-bit mantissa is ample for 16), 24-bit in float64
+    scaled = want * np.float32(scale) if subtype == "16" else want.astype(np.float64) * scale
+    assert np.array_equal(got, np.rint(scaled).astype(np.int64))

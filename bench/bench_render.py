@@ -84,7 +84,7 @@ def child_maxrss(code: str) -> tuple[float, int]:
     return wall, usage.ru_maxrss * 1024      # Linux reports kilobytes
 
 
-def bench_speed(runs: int) -> None:
+def bench_speed(runs: int, folder: str | None = None) -> None:
     import soundfile as sf
     score = long_score()
     guji = str(Path(sys.executable).with_name("guji"))
@@ -94,7 +94,8 @@ def bench_speed(runs: int) -> None:
     if fluidsynth is None or not Path(SOUNDFONT).exists():
         raise SystemExit("FluidSynth or TimGM6mb.sf2 not installed "
                          "(apt-get install fluidsynth timgm6mb-soundfont)")
-    with tempfile.TemporaryDirectory() as tmp:
+    print(f"files written in {folder or tempfile.gettempdir()}")
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
         tmp = Path(tmp)
         quiet = dict(check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         subprocess.run([guji, "midi", *ARGS, "-o", str(tmp / "in.mid")], **quiet)
@@ -149,9 +150,11 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=10.0, help="length of the long render")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--dir", help="where the speed test writes its files (e.g. /dev/shm, "
+                                      "memory: the disk out of the comparison)")
     args = parser.parse_args()
     if not args.skip_speed:
-        bench_speed(args.runs)
+        bench_speed(args.runs, args.dir)
     if not args.skip_memory:
         bench_memory(args.hours)
 

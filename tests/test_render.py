@@ -495,3 +495,18 @@ def test_pcm_files_hold_the_render_rounded_exactly(tmp_path, lu, name, subtype, 
     # 16-bit is scaled in float32 (its 24-bit mantissa is ample for 16), 24-bit in float64
     scaled = want * np.float32(scale) if subtype == "16" else want.astype(np.float64) * scale
     assert np.array_equal(got, np.rint(scaled).astype(np.int64))
+
+
+def test_a_block_that_recurs_is_made_once_and_is_the_same_samples(lu):
+    """On the grid (0.6 s = 28,800 samples at 48 kHz) a long piece is a few distinct
+    blocks given again; the signal equals a render in blocks that never line up."""
+    score = Score(lu, Rite.TOUHU, 0.6, repeat=40)
+    mix = Mix(score, rate=48000)
+    assert mix.step_frames() == 28800
+    blocks = list(mix.blocks())
+    assert len({id(b) for b in blocks}) < len(blocks) / 10
+    assert all(not b.flags.writeable for b in blocks)
+    odd = np.concatenate(list(mix.blocks(1000)))
+    assert np.array_equal(np.concatenate(blocks), odd)
+    # off the sample grid (0.6001 s is 28,804.8 samples) blocks are not remembered
+    assert Mix(Score(lu, Rite.TOUHU, 0.6001), rate=48000).step_frames() is None

@@ -81,43 +81,79 @@ def audio_format(path: str | os.PathLike, format: str | None = None,
     return fmt, sub
 
 
-class _Encoder:
-    """Samples as libsndfile will store them unchanged (exact PCM rounding),
-    made in buffers kept from block to block: fresh half-megabyte arrays each
-    block cost more in page faults than the arithmetic itself (5× the time of
-    a long render)."""
+class _BlockWriter:
+    """Writes a render's blocks to an open sound file, encoded as libsndfile
+    will store them unchanged (exact PCM rounding).
 
-    def __init__(self, subtype: str, frames: int, channels: int):
+    Three things make a long render as quick as writing silence: the blocks
+    are gathered into batches of about :data:`WRITE_FRAMES` before each write
+    (one call a batch, not a block); a block the renderer gives again (the
+    same read-only array: see :meth:`guji.sound.mixer.Mix.blocks`) is encoded
+    once; and the work buffers are kept from batch to batch — fresh
+    half-megabyte arrays every block cost more in page faults than the
+    arithmetic itself.
+    """
+
+    def __init__(self, f, subtype: str, channels: int, block_frames: int,
+                 batch_frames: int = 0):
+        self.f = f
         self.subtype = subtype
-        if subtype == "PCM_16":
-            self._work = np.empty((frames, channels), np.float32)
-            self._out = np.empty((frames, channels), np.int16)
-        elif subtype == "PCM_24":   # libsndfile keeps the top 24 bits of int32 data
-            self._work = np.empty((frames, channels), np.float64)
-            self._out = np.empty((frames, channels), np.int32)
+        pcm = {"PCM_16": (np.int16, np.float32, 32767.0),
+               "PCM_24": (np.int32, np.float64, 8388607.0)}.get(subtype)
+        self._kind, self._work_type, self._scale = pcm or (np.float32, np.float32, None)
+        frames = max(block_frames, batch_frames)
+        self._batch = np.empty((frames, channels), self._kind)
+        self._work = np.empty((block_frames, channels), self._work_type)
+        self._fill = 0
+        self._memo: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    def __call__(self, block: np.ndarray) -> np.ndarray:
-        if self.subtype not in ("PCM_16", "PCM_24"):
+    def _encode(self, block: np.ndarray) -> np.ndarray:
+        if self._scale is None:
             return block
-        n = len(block)
-        work, out = self._work[:n], self._out[:n]
-        if self.subtype == "PCM_16":
-            np.multiply(block, np.float32(32767.0), out=work)
-        else:                       # scaled in float64: 24 bits need more than float32's 24
-            np.copyto(work, block)
-            np.multiply(work, 8388607.0, out=work)
+        work = self._work[:len(block)]
+        np.copyto(work, block)
+        # 16-bit is scaled in float32 (ample for 16 bits), 24-bit in float64
+        np.multiply(work, self._work_type(self._scale), out=work)
         np.rint(work, out=work)
+        out = np.empty(work.shape, self._kind)
         np.copyto(out, work, casting="unsafe")
-        if self.subtype == "PCM_24":
+        if self.subtype == "PCM_24":   # libsndfile keeps the top 24 bits of int32 data
             np.left_shift(out, 8, out=out)
         return out
+
+    def write(self, block: np.ndarray) -> None:
+        """Add *block* (read-only blocks are remembered and encoded once)."""
+        memo = self._memo.get(id(block))
+        if memo is not None and memo[0] is block:
+            encoded = memo[1]
+        else:
+            encoded = self._encode(block)
+            if not block.flags.writeable:
+                self._memo[id(block)] = (block, encoded)
+        n = len(encoded)
+        if self._fill + n > len(self._batch):
+            self.flush()
+        if n > len(self._batch):
+            self.f.write(encoded)
+            return
+        self._batch[self._fill:self._fill + n] = encoded
+        self._fill += n
+
+    def flush(self) -> None:
+        if self._fill:
+            self.f.write(self._batch[:self._fill])
+            self._fill = 0
+
+
+#: Frames gathered before each write to the file.
+WRITE_FRAMES = 4 * 65536
 
 
 def write_audio(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
                 rate: int = 48000, channels: int = 2, format: str | None = None,
                 subtype: str | None = None,
                 progress: Callable[[int, int], None] | None = None,
-                block_frames: int = BLOCK_FRAMES) -> Path:
+                block_frames: int | None = None) -> Path:
     """Render *parts* (and *cues*) into the audio file *path*; return its path.
 
     Parameters
@@ -148,12 +184,17 @@ def write_audio(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), *, kit
             if fmt == "WAV" and sub == "FLOAT":
                 _no_peak_chunk(f)
             done = 0
-            encode = _Encoder(sub, block_frames, mix.channels)
-            for block in mix.blocks(block_frames):
-                f.write(encode(block))
+            if fmt == "OGG":    # Vorbis packets follow the writes: keep one size, one call a block
+                size, batch = block_frames or BLOCK_FRAMES, 0
+            else:
+                size, batch = block_frames or mix.step_frames() or BLOCK_FRAMES, WRITE_FRAMES
+            out = _BlockWriter(f, sub, mix.channels, size, batch)
+            for block in mix.blocks(size):
+                out.write(block)
                 done += len(block)
                 if progress is not None:
                     progress(done, mix.frames)
+            out.flush()
         if fmt == "OGG":
             fix_ogg_serial(tmp)
     return target

@@ -79,8 +79,37 @@ def chunk_frames(density: float, tracks: int, max_length: int) -> int:
 @functools.lru_cache(maxsize=16)
 def _row_weights(n: int) -> np.ndarray:
     """Fixed odd multipliers of a row hash (wrapping int64 arithmetic), used to
-    find repeated windows quickly; a hash clash is detected and handled."""
-    return np.random.default_rng(n).integers(1, 2 ** 62, size=n, dtype=np.int64) | 1
+    find repeated windows quickly; a hash clash is detected and handled.
+
+    The multipliers come from SplitMix64 (plain integer arithmetic: no need
+    to import numpy's random generators, a fifth of a command's start-up)."""
+    mask = (1 << 64) - 1
+    x, out = n, []
+    for _ in range(n):
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(((z ^ (z >> 31)) >> 2) | 1)
+    return np.array(out, dtype=np.int64)
+
+
+def _sorted_unique(x: np.ndarray) -> np.ndarray:
+    """``np.unique(x)`` without numpy's masked-array module (whose import
+    ``np.unique`` triggers costs more than this whole function)."""
+    a = np.sort(x)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
+
+
+def _first_of_each(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, inverse)`` as ``np.unique(h, return_index=True,
+    return_inverse=True)`` gives them: the first index of each distinct value,
+    in the values' sorted order, and each element's group."""
+    order = np.argsort(h, kind="stable")
+    hs = h[order]
+    new = np.concatenate(([True], hs[1:] != hs[:-1]))
+    inverse = np.empty(len(h), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return order[new], inverse
 
 
 @dataclass(frozen=True)
@@ -108,7 +137,7 @@ def _windows(pos: np.ndarray, kind: np.ndarray, lengths: np.ndarray, c0: int, c1
     can ring.
     """
     kind32 = kind.astype(np.int32)
-    starts = np.unique(np.concatenate(([c0], pos[pos >= c0])))
+    starts = _sorted_unique(np.concatenate(([c0], pos[pos >= c0])))
     ends = np.append(starts[1:], c1)
     hi = np.searchsorted(pos, starts, side="right")
     lo = np.searchsorted(pos, starts - max_length, side="right")
@@ -135,7 +164,7 @@ def _first_rows(rows: np.ndarray) -> list[int]:
     """Indices of the first row of each distinct hash of *rows*, and of every
     row whose hash clashes with a different row's (ascending)."""
     h = (rows.astype(np.int64) * _row_weights(rows.shape[1])).sum(axis=1)
-    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    first, inverse = _first_of_each(h)
     clash = np.nonzero(np.any(rows != rows[first[inverse.ravel()]], axis=1))[0]
     return sorted(set(first.tolist()) | set(clash.tolist()))
 

@@ -61,6 +61,9 @@ from .onsets import Track
 #: Default block length of the renderer, in frames.
 BLOCK_FRAMES = 65536
 
+#: Bytes of distinct blocks a render keeps to give again (see :meth:`Mix.blocks`).
+BLOCK_MEMORY = 16 * 2**20
+
 
 def pan_gains(pan: float) -> tuple[float, float]:
     """Constant-power pan law: ``(left, right)`` gains for *pan* in −1 … +1.
@@ -236,40 +239,82 @@ class Mix:
         return windows
 
     # -- rendering -----------------------------------------------------------
-    def blocks(self, block_frames: int = BLOCK_FRAMES, start: int = 0,
+    def blocks(self, block_frames: int | None = None, start: int = 0,
                stop: int | None = None) -> Iterator[np.ndarray]:
         """Yield the signal from frame *start* to *stop* in blocks.
 
-        Each block is a new float32 array of shape ``(frames, channels)``,
-        *block_frames* long (the last one shorter). The samples do not
+        Each block is a read-only float32 array of shape ``(frames,
+        channels)``, *block_frames* long (the last one shorter); by default
+        one grid step when a step is a whole number of samples
+        (:meth:`step_frames`), else :data:`BLOCK_FRAMES`. The samples do not
         depend on *block_frames*.
+
+        Blocks whose onsets stand in the same places (relative to the block)
+        with the same sounds are the same samples: such a block is made once
+        and given again (間若一: one grid and one pattern make a long piece
+        of few distinct blocks, so a long render is mostly copying).
         """
+        if block_frames is None:
+            block_frames = self.step_frames() or BLOCK_FRAMES
         if isinstance(block_frames, bool) or not isinstance(block_frames, int) or block_frames < 1:
             raise ValueError(f"block_frames must be a positive whole number, not {block_frames!r}")
         stop = self.frames if stop is None else min(stop, self.frames)
-        return self._blocks(block_frames, max(0, start), stop, self.gains)
+        # blocks can repeat only when they start on grid steps
+        remember = block_frames == self.step_frames() and (max(0, start) % block_frames == 0)
+        return self._blocks(block_frames, max(0, start), stop, self.gains, remember)
+
+    def step_frames(self) -> int | None:
+        """Samples in one grid step when every part's step is the same whole
+        number of samples (0.6 s at 48 kHz: 28,800), between 1,024 and
+        :data:`BLOCK_FRAMES` × 4; else ``None``."""
+        steps = {p.score.interval * self.rate for p in self.parts}
+        if len(steps) != 1:
+            return None
+        step = steps.pop()
+        whole = round(step)
+        if abs(step - whole) > 1e-9 * max(1.0, step) or not 1024 <= whole <= 4 * BLOCK_FRAMES:
+            return None
+        return whole
+
+    def _onsets_near(self, b0: int, b1: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(positions, kinds) of every hit sounding in [b0, b1): track by track, then cues."""
+        out = []
+        for tr in self._tracks:
+            i0 = tr.first_at_or_after(b0 - tr.max_length + 1)
+            i1 = tr.first_at_or_after(b1)
+            if i1 > i0:
+                out.append((tr.positions(i0, i1), tr.kinds(i0, i1)))
+        if len(self._cue_pos):
+            a = int(np.searchsorted(self._cue_pos, b0 - self._max_length + 1, side="left"))
+            b = int(np.searchsorted(self._cue_pos, b1, side="left"))
+            if b > a:
+                out.append((self._cue_pos[a:b], self._cue_kind[a:b]))
+        return out
 
     def _blocks(self, block_frames: int, start: int, stop: int,
-                gains: Sequence[float] | None) -> Iterator[np.ndarray]:
-        """The blocks of [start, stop), scaled by *gains* (``None``: not scaled)."""
+                gains: Sequence[float] | None, remember: bool = False) -> Iterator[np.ndarray]:
+        """The blocks of [start, stop), scaled by *gains* (``None``: not scaled);
+        with *remember*, a block made once is given again where it recurs."""
         scale = gains is not None and any(g != 1.0 for g in gains)
         gains = np.array(gains if scale else [1.0] * self.channels, dtype=np.float32)
-        shots = self._shots
+        made: dict[bytes, np.ndarray] = {}
+        room = BLOCK_MEMORY if remember else 0
         for b0 in range(start, stop, block_frames):
             b1 = min(b0 + block_frames, stop)
-            buf = np.zeros((b1 - b0, self.channels), dtype=np.float32)
-            for tr in self._tracks:
-                i0 = tr.first_at_or_after(b0 - tr.max_length + 1)
-                i1 = tr.first_at_or_after(b1)
-                if i1 > i0:
-                    self._add(buf, b0, b1, tr.positions(i0, i1), tr.kinds(i0, i1), shots)
-            if len(self._cue_pos):
-                a = int(np.searchsorted(self._cue_pos, b0 - self._max_length + 1, side="left"))
-                b = int(np.searchsorted(self._cue_pos, b1, side="left"))
-                if b > a:
-                    self._add(buf, b0, b1, self._cue_pos[a:b], self._cue_kind[a:b], shots)
-            if scale:
-                buf *= gains
+            hits = self._onsets_near(b0, b1)
+            key = b"".join(len(p).to_bytes(8, "little") + (p - b0).tobytes() + k.tobytes()
+                           for p, k in hits) + (b1 - b0).to_bytes(8, "little") if remember else b""
+            buf = made.get(key) if remember else None
+            if buf is None:
+                buf = np.zeros((b1 - b0, self.channels), dtype=np.float32)
+                for positions, kinds in hits:
+                    self._add(buf, b0, b1, positions, kinds, self._shots)
+                if scale:
+                    buf *= gains
+                buf.setflags(write=False)
+                if room >= buf.nbytes:
+                    made[key] = buf
+                    room -= buf.nbytes
             yield buf
 
     @staticmethod

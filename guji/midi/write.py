@@ -172,8 +172,8 @@ def _provenance(name: str, score: Score) -> list[str]:
             ed = edition(p.edition)
             sl, sc = ed.seed_position(first.line, first.column)
             hl, hc = ed.seed_position(p.half_location.line, p.half_location.column)
-            where += (f"; edition {ed.slug} = {ed.title} ({ed.title_en}); seed {ed.seed} "
-                      f"line {sl} column {sc}, 半 at line {hl} column {hc}")
+            where += (f"; edition {ed.slug} = {ed.cite()} ({ed.title_en}): strokes from "
+                      f"line {sl} column {sc}, 半 at line {hl} column {hc} of its digitised text")
         except UsageError:
             where += f"; edition {p.edition}"
     texts.append(where)

@@ -38,6 +38,7 @@ class Edition:
 
     slug: str
     title: str
+    volume: str           #: where in the work: 卷58–59, p. 38 of 40 …
     title_en: str
     description: str
     passage: str          #: file name of the raw passage in guji.patterns
@@ -58,10 +59,19 @@ class Edition:
             return self.seed_line, self.seed_column + column - 1
         return self.seed_line + line - 1, column
 
+    def cite(self, line: int | None = None, column: int | None = None) -> str:
+        """How a reader finds the passage: ``禮記正義 卷58–59``, with the line and
+        column of the digitised text when a place in the passage is given."""
+        where = f"{self.title} {self.volume}"
+        if line is None:
+            return where
+        sl, sc = self.seed_position(line, column or 1)
+        return f"{where}, line {sl} column {sc} of its digitised text"
+
     def provenance(self) -> str:
-        return (f"{self.title} ({self.title_en}); seed {self.seed}, "
-                f"line {self.seed_line} col {self.seed_column} to line {self.end_line} "
-                f"col {self.end_column}")
+        """Where the passage comes from, in words: the work, the place, the lines."""
+        return (f"{self.cite()} ({self.title_en}), lines {self.seed_line}–{self.end_line} of "
+                f"its digitised text")
 
 
 def _resource(name: str) -> bytes:

@@ -97,15 +97,15 @@ HALF = "半"
 
 #: Accepted round glyphs (鼙), code point → where it is seen.
 ROUND_GLYPHS: dict[str, str] = {
-    "\u25cb": "○ WHITE CIRCLE: seeds 000, 003, 004",
+    "\u25cb": "○ WHITE CIRCLE: 禮記正義, 礼经本义, 五禮通考",
     "\u25ef": "◯ LARGE CIRCLE: OCR lookalike",
     "\u3007": "〇 IDEOGRAPHIC NUMBER ZERO: digitised editions",
 }
 
 #: Accepted square glyphs (鼓), code point → where it is seen.
 SQUARE_GLYPHS: dict[str, str] = {
-    "\u25a1": "□ WHITE SQUARE: seeds 000 and 004",
-    "\u56d7": "囗 CJK 'enclosure': seed 003 (五禮通考)",
+    "\u25a1": "□ WHITE SQUARE: 禮記正義, 礼经本义",
+    "\u56d7": "囗 CJK 'enclosure': 五禮通考",
     "\u53e3": "口 CJK 'mouth': other digitisations",
     "\u25cd": "◍ CIRCLE WITH VERTICAL FILL: digitised editions",
     "\u25db": "◛ LOWER HALF INVERSE WHITE CIRCLE: digitised editions",

@@ -106,5 +106,22 @@ def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> 
                    stacked=getattr(args, "stack", False), names=variant_names(patterns))
 
 
-__all__ = ["add_audio_options", "audio_options_from_args", "kit_from_args", "rate_from_args",
+def audio_summary(path, performance: Performance) -> str:
+    """What a written audio file holds, in a listener's words: ``8.0 s (the music
+    7.2 s, then the ring of its last stroke); 12 strokes; 48000 Hz stereo,
+    WAV 16-bit`` — the file's own length, read back from it."""
+    import soundfile as sf
+    info = sf.info(str(path))
+    length = info.frames / info.samplerate
+    music = performance.duration
+    layout = {1: "mono", 2: "stereo"}.get(info.channels, f"{info.channels} channels")
+    kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float",
+            "VORBIS": "Vorbis"}.get(info.subtype, info.subtype)
+    n = performance.stroke_count
+    return (f"{length:.1f} s (the music {music:.1f} s, then the ring of its last stroke); "
+            f"{n} stroke{'' if n == 1 else 's'}; {info.samplerate} Hz {layout}, "
+            f"{info.format} {kind}")
+
+
+__all__ = ["audio_summary", "add_audio_options", "audio_options_from_args", "kit_from_args", "rate_from_args",
            "add_sequence_options", "performance_from_args"]

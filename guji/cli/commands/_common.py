@@ -69,12 +69,12 @@ def checked(check: Callable, convert: Callable = float, what: str = "a number") 
     return parse
 
 
-def add_timing_options(parser: argparse.ArgumentParser) -> None:
-    """--rite, --interval/--bpm, --repeat, --count-in."""
+def add_timing_options(parser: argparse.ArgumentParser, rite: Rite = Rite.TOUHU) -> None:
+    """--rite (default *rite*), --interval/--bpm, --repeat, --count-in."""
     g = parser.add_argument_group("timing (間若一: one even grid)")
-    g.add_argument("--rite", choices=[r.value for r in Rite], default=Rite.TOUHU.value,
+    g.add_argument("--rite", choices=[r.value for r in Rite], default=rite.value,
                    help="touhu (投壺): from 半 to the end; she (射禮): the whole pattern "
-                        "(default: touhu)")
+                        f"(default: {rite.value})")
     speed = g.add_mutually_exclusive_group()
     speed.add_argument("--interval", type=checked(check_interval), metavar="SECONDS",
                        help=f"seconds between strokes (default {DEFAULT_INTERVAL:g}; the sources "

@@ -27,7 +27,7 @@ from pathlib import Path
 from ...midi import write_midi
 from ...timing.compare import MODES, compare
 from ...errors import UsageError
-from ._audio import add_audio_options, audio_options_from_args
+from ._audio import add_audio_options, audio_options_from_args, audio_summary
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json, timing_from_args)
 from .midi import add_midi_options, midi_options_from_args
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.output)
         if out.suffix.lower() in MIDI_SUFFIXES:
             path = write_midi(out, comparison.performance, **midi_options)
-            print(f"wrote {path} (MIDI, {comparison.duration:.2f} s)", file=sys.stderr)
+            print(f"wrote {path} (MIDI: the music {comparison.duration:.1f} s)", file=sys.stderr)
             return 0
         from ...sound.files import audio_format, write_audio
         from ..progress import ProgressBar
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                                progress=bar)
         finally:
             bar.close()
-        print(f"wrote {path} ({comparison.duration:.2f} s)", file=sys.stderr)
+        print(f"wrote {path}: {audio_summary(path, comparison.performance)}", file=sys.stderr)
         if not args.no_midi:
             mid = write_midi(out.with_suffix(".mid"), comparison.performance, **midi_options)
             print(f"wrote {mid} (MIDI, one track set per variant)", file=sys.stderr)

@@ -42,8 +42,7 @@ def register(subparsers) -> None:
     p.add_argument("--audio-format", choices=tuple(AUDIO_FORMATS), default=DEFAULT_AUDIO_FORMAT,
                    help="audio files of the page (default flac: lossless, plays in every "
                         "current browser)")
-    add_timing_options(p)
-    p.set_defaults(rite=Rite.SHE.value)
+    add_timing_options(p, rite=Rite.SHE)     # the seeds' variants lie before 半
     add_audio_options(p, channels=False)
     add_input_options(p)
     p.set_defaults(func=run)

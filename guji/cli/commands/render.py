@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._audio import add_audio_options, add_sequence_options, audio_options_from_args, performance_from_args
+from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
+                     audio_summary, performance_from_args)
 from ._common import add_input_options, add_timing_options, load_patterns
 
 _BITS = ("16", "24", "float")
@@ -53,10 +54,5 @@ def run(args: argparse.Namespace) -> int:
         path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
     finally:
         bar.close()
-    seconds = performance.duration
-    strokes = performance.stroke_count
-    layout = "stereo" if options["channels"] == 2 else "mono"
-    kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "Vorbis"}[sub]
-    print(f"wrote {path} ({strokes} strokes, {seconds:.1f} s, {options['rate']} Hz {layout}, "
-          f"{fmt} {kind})")
+    print(f"wrote {path}: {audio_summary(path, performance)}")
     return 0

@@ -33,7 +33,8 @@ def run(args) -> int:
     if not result.patterns:
         print(f"{name}: no drum patterns found ({encoding})")
         return 0
-    print(f"{name}: {len(result.patterns)} patterns ({encoding})")
+    n = len(result.patterns)
+    print(f"{name}: {n} pattern{'' if n == 1 else 's'} ({encoding})")
     for p in result.patterns:
         before = "".join(s.glyph for s in p.before)
         after = "".join(s.glyph for s in p.half)

@@ -51,9 +51,9 @@ def run(args) -> int:
         if raw != f"{before}{HALF}{after}":
             print(f"  as written: {raw}")
         if pat.edition:
-            print(f"  source: {src['title']} ({src['title_en']})")
-            print(f"          {src['passage']} {src['line']}:{src['column']}; seed {src['seed']} "
-                  f"{src['seed_line']}:{src['seed_column']}")
+            ed = edition(pat.edition)
+            print(f"  source: {ed.cite(src['line'], src['column'])}")
+            print(f"          {src['title_en']}")
         else:
             print(f"  source: {src['file'] or '<text>'} {src['line']}:{src['column']}")
     return 0

@@ -1,0 +1,51 @@
+"""What a newcomer meets first: messages a musician or a scholar understands."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import soundfile as sf
+
+GUJI = str(Path(sys.executable).with_name("guji"))
+SEED_NAMES = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b|\bseeds? \d{3}\b")
+
+
+def guji(*args, cwd):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run([GUJI, *args], capture_output=True, text=True, encoding="utf-8",
+                          env=env, cwd=cwd)
+
+
+def test_editions_are_named_by_title_not_by_our_file_names(tmp_path):
+    for argv in (["show", "lu"], ["show", "xue:2@wuli-tongkao"], ["glyphs"], ["list"]):
+        r = guji(*argv, cwd=tmp_path)
+        assert r.returncode == 0 and not SEED_NAMES.search(r.stdout), (argv, r.stdout)
+    shown = guji("show", "lu", cwd=tmp_path).stdout
+    assert "禮記正義 卷58–59, line 3241 column 3" in shown
+
+
+def test_a_written_file_reports_its_own_length_ring_included(tmp_path):
+    r = guji("render", "lu", "-o", "lu.wav", cwd=tmp_path)
+    info = sf.info(str(tmp_path / "lu.wav"))
+    length = info.frames / info.samplerate
+    assert f"{length:.1f} s (the music 7.2 s" in r.stdout      # 12 strokes × 0.6 s, then the ring
+    assert length > 7.2 + 0.5
+    r = guji("compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "sequence", "-o", "c.flac",
+             cwd=tmp_path)
+    info = sf.info(str(tmp_path / "c.flac"))
+    assert f"wrote c.flac: {info.frames / info.samplerate:.1f} s" in r.stderr
+
+
+def test_page_help_states_the_page_default_rite(tmp_path):
+    help_text = " ".join(guji("page", "--help", cwd=tmp_path).stdout.split())
+    assert "(default: she)" in help_text and "(default: touhu)" not in help_text
+
+
+def test_one_pattern_is_not_patterns(tmp_path):
+    (tmp_path / "one.txt").write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", encoding="utf-8")
+    out = guji("scan", "one.txt", cwd=tmp_path).stdout
+    assert "1 pattern (" in out and "1 patterns" not in out

@@ -49,3 +49,27 @@ def test_one_pattern_is_not_patterns(tmp_path):
     (tmp_path / "one.txt").write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", encoding="utf-8")
     out = guji("scan", "one.txt", cwd=tmp_path).stdout
     assert "1 pattern (" in out and "1 patterns" not in out
+
+
+def test_renders_carry_no_dc_offset(tmp_path):
+    """Every hit sums to zero (guji.sound.synth.without_dc): no offset however densely
+    the hits overlap, the kit's recordings included."""
+    import numpy as np
+
+    import guji
+    from guji.sound.mixer import render_array
+    from guji.timing.score import Score
+
+    for interval in (0.6, 0.15, 0.05):
+        x = render_array(Score(guji.load("xue:2"), guji.Rite.SHE, interval, repeat=3))
+        assert np.all(np.abs(x.mean(axis=0)) < 1e-6), interval
+    # a recording with an offset of its own is played without it
+    rate = 44100
+    t = np.arange(rate // 2) / rate
+    hit = 0.5 * np.sin(2 * np.pi * 200 * t) * np.exp(-t / 0.05) + 0.02
+    sf.write(tmp_path / "small.wav", hit, rate)
+    sf.write(tmp_path / "big.wav", hit, rate)
+    from guji.sound.kit import load_kit
+    kit = load_kit(tmp_path, rate)
+    x = render_array(Score(guji.load("lu"), guji.Rite.TOUHU, 0.1), kit=kit, rate=rate)
+    assert np.all(np.abs(x.mean(axis=0)) < 1e-6)

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import UsageError
 from .recordings import recorded
-from .synth import VoiceParams, synthesize
+from .synth import VoiceParams, synthesize, without_dc
 
 #: Sample rates guji renders and plays at.
 MIN_RATE = 8000
@@ -53,7 +53,7 @@ def check_rate(rate: Any) -> int:
 @functools.lru_cache(maxsize=64)
 def _one_shot_cached(params: VoiceParams, rate: int, stamp: tuple) -> np.ndarray:
     if params.sample is not None:
-        out = recorded(params, rate).astype(np.float32)
+        out = without_dc(recorded(params, rate).astype(np.float64)).astype(np.float32)
     else:
         out = _from_disk(params, rate)
         if out is None:

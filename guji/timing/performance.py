@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Iterable
 
 from ..errors import UsageError
 from ..text.names import part_name

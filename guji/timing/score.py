@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterator
 
 from ..errors import UsageError
 from ..text.notation import Drum, Pattern, Rite, Stroke

@@ -12,19 +12,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..text.names import LETTERS
+from ..text.names import title as pattern_title
 from ..text.notation import Pattern
 from .svg import svg_text, text_width
-
-
-def pattern_title(pattern: Pattern) -> str:
-    """``魯鼓 · 前圖 (diagram 1) · 禮記正義``: what a legend calls a pattern."""
-    from ..text.editions import editions
-
-    source = pattern.filename or "text"
-    if pattern.edition:
-        source = next((e.title for e in editions() if e.slug == pattern.edition), pattern.edition)
-    which = "前圖" if pattern.diagram == 1 else "後圖" if pattern.diagram == 2 else ""
-    return f"{pattern.tradition.label} · {which} (diagram {pattern.diagram}) · {source}"
 
 
 def stroke_title(pattern: Pattern, i: int) -> str:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import html
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -33,7 +32,7 @@ from typing import Callable, Sequence
 from .. import __version__
 from ..text.align import align_patterns
 from ..text.grid import Cell, HalfColumn, align_many
-from ..text.names import LETTERS, part_name
+from ..text.names import LETTERS, file_stem, part_name
 from ..timing.compare import MODES, compare
 from ..timing.comparison import Comparison
 from ..timing.layout import perform
@@ -94,15 +93,11 @@ class Track:
     description: str = ""
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^\w.-]+", "-", text, flags=re.ASCII).strip("-.").lower() or "x"
-
-
 def variant_filename(index: int, pattern: Pattern, ext: str) -> str:
-    """``a-lu-1-liji-zhengyi.flac``: the letter, then the pattern id."""
-    source = pattern.edition or (Path(pattern.filename).stem if pattern.filename else "text")
+    """``a-lu-1-liji-zhengyi.flac``: the letter, then the pattern's file stem
+    (:func:`guji.text.names.file_stem`, ASCII and lower case: a name for the web)."""
     letter = LETTERS[index % 26].lower()
-    return f"{letter}-{_slug(f'{pattern.tradition.slug}-{pattern.diagram}-{source}')}.{ext}"
+    return f"{letter}-{file_stem(pattern, lower=True, ascii_only=True)}.{ext}"
 
 
 def mode_filename(mode: str, ext: str) -> str:

@@ -105,8 +105,12 @@ def _number(src: SourceText, assigned: list[tuple[Segment, Token]], edition: str
     patterns: list[Pattern] = []
     for seg, label in assigned:
         counters[label.tradition] += 1
-        patterns.append(build_pattern(src, seg.tokens, label.tradition,
-                                      counters[label.tradition], edition, label))
+        pattern = build_pattern(src, seg.tokens, label.tradition, counters[label.tradition],
+                                edition, label, seg.notes + seg.trailing)
+        for note in pattern.unread:
+            notice(f"{pattern.tradition.label} (diagram {pattern.diagram}): variant note not "
+                   f"read: {note.reason}", note.location.offset)
+        patterns.append(pattern)
     many = [t for t, n in counters.items() if n > 2]
     if many:
         notice(f"{' and '.join(t.label for t in many)}: more than the chapter's two diagrams "

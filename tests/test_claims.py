@@ -229,3 +229,75 @@ def test_property_any_text_is_read_without_error(text):
         assert text[u.offset:u.offset + len(u.text)] == u.text
     offsets = [c.offset for c in claims]
     assert offsets == sorted(offsets)
+
+
+# ---------------------------------------------------------------------------
+# guji claims: placed, counted against the text's own reading
+# ---------------------------------------------------------------------------
+
+import json
+
+from guji.cli.main import main
+from guji.text.checked import NEAR, text_claims
+from guji.text.scan import scan
+
+
+def test_guji_claims_on_seed_000_finds_all_sixteen(capsys):
+    assert main(["claims", str(SEEDS / "000_a32c6902e9fda003.txt"), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [(c["score"], c["diagram"], c["part"], c["drum"], c["count"]) for c in found] == \
+        XU_BOLU_CLAIMS
+    assert sum(c["agrees"] for c in found) == 14
+    differ = [(c["score"], c["diagram"], c["part"], c["drum"], c["count"], c["counted"])
+              for c in found if not c["agrees"]]
+    # the printed 七 (the pattern has 3) and 鼙 21 where this edition's 薛 2 has 22
+    assert differ == [("薛", 1, "half", "鼓", 7, 3), ("薛", 2, "whole", "鼙", 21, 22)]
+    printed = found[5]
+    assert (printed["text"], printed["implied"], printed["line"]) == ("鼔声七", 3, 3)
+    text = (SEEDS / "000_a32c6902e9fda003.txt").read_text(encoding="utf-8").splitlines()[2]
+    assert text[printed["column"] - 1:].startswith("鼔声七")
+    assert all(c["diagram_stated"] for c in found)
+
+
+def test_guji_claims_text_output(capsys):
+    assert main(["claims", "lijing-benyi"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("lijing-benyi: 16 count claims (14 agree with its reading, 2 do not)")
+    assert out.count("DIFFERS") == 2
+
+
+def test_a_claim_without_a_diagram_word_is_about_the_diagram_it_follows(tmp_path, capsys):
+    text = ("鼓 ○□○○□□○□○○□半○□○□○○○□□○□○ 魯鼓\n【魯則圜十三方十】\n"
+            "魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n【魯則圜十四方八】\n")
+    claims, notices = text_claims(text, scan(text).patterns, "t")
+    assert [(c.diagram, c.diagram_stated, c.counted, c.agrees) for c in claims] == \
+        [(1, False, 13, True), (1, False, 10, True), (2, False, 14, True), (2, False, 7, False)]
+    assert notices == ()
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["claims", str(path)]) == 0
+    assert "  * the text names no diagram: the one the claim follows" in capsys.readouterr().out
+
+
+def test_counts_no_score_names_and_far_claims_are_warned_about(tmp_path, capsys):
+    pattern = "魯鼓 ○□○○□□○□○○□半○□○□○○○□□○□○\n"
+    far = "魯則圜十三方十\n"
+    text = pattern + "前圖鼙聲七鼓聲五。\n" + "文" * NEAR + "\n" + far
+    claims, notices = text_claims(text, scan(text).patterns, "t", "t.txt")
+    assert claims == ()
+    messages = [n.message for n in notices]
+    assert messages[0] == f"2 count claims more than {NEAR} characters from the diagrams: not read"
+    assert messages[1:] == ["count 鼙聲七 not read as a claim: the sentence ends before any "
+                            "score names the counts",
+                            "count 鼓聲五 not read as a claim: the sentence ends before any "
+                            "score names the counts"]
+    assert str(notices[1]).startswith("t.txt:2:3: warning:")
+    # a commentary without diagrams is read whole: its claims have nothing to count
+    (a, b), _ = text_claims(far, (), "t")
+    assert (a.diagram, a.counted, a.agrees) == (None, None, None)
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["claims", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"{path}: 0 count claims")
+    assert "warning: count 鼙聲七 not read as a claim" in captured.err

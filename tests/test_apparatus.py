@@ -180,3 +180,15 @@ def test_compare_diff_plays_the_witness_on_a_real_stream(tmp_path):
     out = r.stdout.decode("utf-8")
     assert f"B lu:1@{path}~一本 differs" in out
     assert "stroke 8 □ 鼓: B" in out and "strikes ○ 鼙" in out
+
+
+def test_midi_of_a_witness_names_its_note(tmp_path, capsys):
+    import mido
+    path = written(tmp_path, with_note(seed(BENYI), "lu:1", 8, "(一本作○)"))
+    out = tmp_path / "yiben.mid"
+    assert main(["midi", f"lu:1@{path}~一本", "--rite", "she", "-o", str(out)]) == 0
+    texts = [m.text for track in mido.MidiFile(out, charset="utf-8").tracks for m in track if m.type == "text"]
+    assert any(f"pattern lu:1@{path}~一本" in t for t in texts)
+    assert any("the reading of 一本 given in the text's notes: (一本作○) at line 3" in t
+               for t in texts)
+    assert any("notation ○□○○□□○○○○□半" in t for t in texts)

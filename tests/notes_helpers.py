@@ -51,10 +51,11 @@ def only(text: str, score: str = "lu"):
 
 
 def split(text: str):
-    """*text* (one pattern) → (strokes, half_at, notes) as the scanner hands them over."""
+    """*text* (one pattern) → (strokes, half_at, notes, offset of 半) as the
+    scanner hands them over."""
     tokens = tokenize(SourceText(text))
     strokes = [t for t in tokens if t.kind is Kind.STROKE]
     half = next(t for t in tokens if t.kind is Kind.HALF)
     notes = notes_of([t.offset for t in strokes], [t for t in tokens if t.kind is Kind.NOTE])
     glyphs = "".join(t.drum.glyph for t in strokes)
-    return glyphs, sum(1 for t in strokes if t.offset < half.offset), notes
+    return glyphs, sum(1 for t in strokes if t.offset < half.offset), notes, half.offset

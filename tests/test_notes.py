@@ -200,9 +200,10 @@ def test_overlapping_notes_of_one_witness():
 
 
 def test_commentary_without_strokes_is_ignored():
-    strokes, half, notes = split(insert_note(LU1, 3, "(圜音圓)"))
-    assert read_notes(notes, "") == ([], [])
-    assert readings(strokes, half, notes, "") == ([], [])
+    text = insert_note(LU1, 3, "(圜音圓)")
+    strokes, half, notes, half_offset = split(text)
+    assert read_notes(notes, text) == ([], [])
+    assert readings(strokes, half, notes, text, half_offset) == ([], [])
 
 
 # ---------------------------------------------------------------------------
@@ -261,10 +262,10 @@ def test_numerals():
 
 def test_join_groups_rules():
     text = "○□(某/本)(少一/○一□)○(宋)\n(本作□)半(一本)(作○)○"
-    _, _, notes = split(text)
+    notes = split(text)[2]
     assert [len(g) for g in join_groups(notes, text)] == [2, 2, 2]
     text = "○□(某本)半(少○)○"
-    _, _, notes = split(text)
+    notes = split(text)[2]
     assert [len(g) for g in join_groups(notes, text)] == [1, 1]   # 半 between: two notes
     assert note_body(notes[:1]) == "某本"
 
@@ -411,8 +412,8 @@ def test_property_any_note_is_read_or_listed(bodies, pattern, after):
     strokes) ignored: never an exception, never lost."""
     note = "".join(f"({b})" for b in bodies)
     text = insert_note(pattern, after, note)
-    strokes, half, notes = split(text)
-    found, not_read = readings(strokes, half, notes, text)
+    strokes, half, notes, half_offset = split(text)
+    found, not_read = readings(strokes, half, notes, text, half_offset)
     listed = {n.offset for nr in not_read for n in nr.notes}
     used = {n.offset for r in found for wn in r.notes for n in wn.notes}
     for n in notes:
@@ -421,3 +422,34 @@ def test_property_any_note_is_read_or_listed(bodies, pattern, after):
     for r in found:
         glyphs = r.glyphs(strokes)
         assert set(glyphs) <= {"○", "□"} and 0 < r.half_at < len(glyphs)
+
+
+def _clash(a: Edit, b: Edit) -> bool:
+    """Two edits change the same strokes: the definition, pair by pair."""
+    span = lambda e: (e.at, e.at) if e.kind == "insert" else (e.at, e.at + len(e.strokes))  # noqa: E731
+    (a0, a1), (b0, b1) = span(a), span(b)
+    if a.kind == "insert" and b.kind == "insert":
+        return a0 == b0
+    if a.kind == "insert":
+        return b0 < a0 < b1
+    if b.kind == "insert":
+        return a0 < b0 < a1
+    return a0 < b1 and b0 < a1
+
+
+edits_strategy = st.lists(st.builds(Edit, st.sampled_from(["replace", "delete", "insert"]),
+                                    st.integers(0, 12),
+                                    st.lists(st.just("○"), min_size=1, max_size=3).map(tuple)),
+                          max_size=6)
+
+
+@given(edits_strategy)
+def test_property_conflicts_found_as_the_pairwise_definition_says(edits):
+    from guji.text.edits import _first_conflict
+    found = _first_conflict(edits)
+    pairs = [(i, j) for i in range(len(edits)) for j in range(i + 1, len(edits))
+             if _clash(edits[i], edits[j])]
+    assert (found is None) == (not pairs)
+    if found is not None:
+        i, j = found
+        assert i < j and _clash(edits[i], edits[j])

@@ -22,6 +22,7 @@ strokes on both sides).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -89,20 +90,27 @@ def _check(strokes: str, half_at: int, edit: Edit, index: int) -> None:
         raise EditError(f"it reads {named}, the same as the text: it does not fit here", where)
 
 
-def _span(edit: Edit) -> tuple[int, int]:
-    return (edit.at, edit.at) if edit.kind == "insert" else (edit.at, edit.at + len(edit.strokes))
-
-
-def _conflict(a: Edit, b: Edit) -> bool:
-    """Do two edits change the same strokes (or insert at one place)?"""
-    (a0, a1), (b0, b1) = _span(a), _span(b)
-    if a.kind == "insert" and b.kind == "insert":
-        return a0 == b0
-    if a.kind == "insert":
-        return b0 < a0 < b1
-    if b.kind == "insert":
-        return a0 < b0 < a1
-    return a0 < b1 and b0 < a1
+def _first_conflict(edits: Sequence[Edit]) -> tuple[int, int] | None:
+    """Two edits that change the same strokes — overlapping ranges, an
+    insertion strictly inside a replaced or deleted range, two insertions at
+    one place — as indices into *edits*, or None. O(k log k) for k edits."""
+    ranges = sorted((e.at, e.at + len(e.strokes), i) for i, e in enumerate(edits)
+                    if e.kind != "insert")
+    for (_, end, i), (start, _, j) in zip(ranges, ranges[1:]):
+        if start < end:                     # sorted by start: overlaps show between neighbours
+            return min(i, j), max(i, j)
+    starts = [r[0] for r in ranges]
+    inserted: dict[int, int] = {}
+    for j, e in enumerate(edits):
+        if e.kind != "insert":
+            continue
+        if e.at in inserted:
+            return inserted[e.at], j
+        inserted[e.at] = j
+        k = bisect.bisect_left(starts, e.at) - 1      # the last range starting before it
+        if k >= 0 and e.at < ranges[k][1]:
+            return tuple(sorted((ranges[k][2], j)))   # type: ignore[return-value]
+    return None
 
 
 def apply_traced(strokes: str, half_at: int, edits: Sequence[Edit],
@@ -118,10 +126,9 @@ def apply_traced(strokes: str, half_at: int, edits: Sequence[Edit],
         raise ValueError(f"half_at {half_at} outside a pattern of {len(strokes)} strokes")
     for i, edit in enumerate(edits):
         _check(strokes, half_at, edit, i)
-    for i in range(len(edits)):
-        for j in range(i + 1, len(edits)):
-            if _conflict(edits[i], edits[j]):
-                raise EditError("two notes of one witness change the same strokes", (i, j))
+    clash = _first_conflict(edits)
+    if clash is not None:
+        raise EditError("two notes of one witness change the same strokes", clash)
     out: list[Origin] = [(-1, i) for i in range(len(strokes))]
     half = half_at
     # last position first; at one position the replace/delete before the insert

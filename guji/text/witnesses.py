@@ -22,28 +22,24 @@ Rules
   reading that looks right.
 * The anonymous 一本 and 或本 of two notes are taken to be one witness.
 * An insertion at 半 (``○(一本有□)半`` or ``半(一本有□)○``) goes on the side of
-  半 the note is written on: the first stroke or 半 before the note in the
-  source (white space, punctuation and other notes skipped) decides.
+  半 the note is written on.
 * A replace or delete in a note right after 半 (``半(一本作□)``) applies to the
   strokes before 半: "the strokes just before the note".
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .edits import EditError, Origin, apply_traced
-from .lexer import NOTE_BRACKETS, SourceText, Token
-from .notation import HALF, Pattern, SourceNote, Stroke, UnreadNote, drum_of
-from .notes import COLUMN_MARKS, NORMAL, NotRead, Note, WitnessNote, read_notes, shown
+from .lexer import SourceText, Token
+from .notation import Pattern, SourceNote, Stroke, UnreadNote, drum_of
+from .notes import NotRead, Note, WitnessNote, read_notes, shown
 
 __all__ = ["Reading", "readings", "notes_of", "variants_of"]
-
-_CLOSERS = set(NOTE_BRACKETS.values())
-
 
 @dataclass(frozen=True)
 class Reading:
@@ -65,64 +61,31 @@ class Reading:
                        for e, i in self.origins)
 
 
-def _side_of_half(source: str, offset: int, after_stroke: int) -> str | None:
-    """``"before"`` if the first stroke or 半 before *offset* in *source* (white
-    space, punctuation, column marks and whole notes skipped) is a stroke,
-    ``"after"`` if it is 半; for anything else before the note: ``"before"``
-    for a note before the first stroke, else None."""
-    i, depth = offset - 1, 0
-    while i >= 0:
-        ch = source[i]
-        if depth:
-            depth += ch in _CLOSERS
-            depth -= ch in NOTE_BRACKETS
-        elif ch in _CLOSERS:
-            depth = 1
-        elif ch == HALF:
-            return "after"
-        elif ch in NORMAL:
-            return "before"
-        elif not (ch.isspace() or ch in COLUMN_MARKS
-                  or unicodedata.category(ch)[0] == "P" or unicodedata.category(ch) == "Cf"):
-            break
-        i -= 1
-    return "before" if after_stroke == 0 else None
-
-
-def _problems(base: str, half_at: int, notes: list[WitnessNote], source: str
-              ) -> tuple[dict[int, str], set[int]]:
-    """Each note's own problem (index → reason), and the notes that insert
-    strokes right after 半."""
-    problems: dict[int, str] = {}
-    after_half: set[int] = set()
-    for i, wn in enumerate(notes):
-        side = None
-        if wn.edit.kind == "insert" and wn.edit.at == half_at:
-            side = _side_of_half(source, wn.notes[0].offset, wn.edit.at)
-            if side is None:
-                problems[i] = "strokes inserted beside 半: whether before or after it is not known"
-                continue
-        try:
-            apply_traced(base, half_at, [wn.edit], {0} if side == "after" else ())
-        except EditError as e:
-            problems[i] = str(e)
-            continue
-        if side == "after":
-            after_half.add(i)
-    return problems, after_half
-
-
 def _one_witness(witness: str, base: str, half_at: int, notes: list[WitnessNote],
-                 source: str) -> Reading | list[NotRead]:
-    """The whole reading of *witness*, or its notes as not read."""
-    problems, after_half = _problems(base, half_at, notes, source)
-    if not problems:
-        try:
-            origins, half = apply_traced(base, half_at, [wn.edit for wn in notes], after_half)
-        except EditError as e:
-            problems = dict.fromkeys(e.edits, str(e))
-        else:
-            return Reading(witness, tuple(origins), half, tuple(notes))
+                 half_offset: int) -> Reading | list[NotRead]:
+    """The whole reading of *witness*, or its notes as not read.
+
+    An insertion at 半 whose note is written after 半 (at *half_offset* in the
+    source) goes after it. When the notes cannot be applied together, each
+    is tried alone to say which is at fault.
+    """
+    after_half = {i for i, wn in enumerate(notes)
+                  if wn.edit.kind == "insert" and wn.edit.at == half_at
+                  and wn.notes[0].offset > half_offset}
+    edits = [wn.edit for wn in notes]
+    try:
+        origins, half = apply_traced(base, half_at, edits, after_half)
+    except EditError as together:
+        problems: dict[int, str] = {}
+        for i, edit in enumerate(edits):
+            try:
+                apply_traced(base, half_at, [edit], {0} if i in after_half else ())
+            except EditError as alone:
+                problems[i] = str(alone)
+        if not problems:
+            problems = dict.fromkeys(together.edits, str(together))
+    else:
+        return Reading(witness, tuple(origins), half, tuple(notes))
     out = []
     for i, wn in enumerate(notes):
         reason = problems.get(i)
@@ -132,13 +95,14 @@ def _one_witness(witness: str, base: str, half_at: int, notes: list[WitnessNote]
     return out
 
 
-def readings(strokes: str, half_at: int, notes: Sequence[Note], source: str
-             ) -> tuple[list[Reading], list[NotRead]]:
+def readings(strokes: str, half_at: int, notes: Sequence[Note], source: str,
+             half_offset: int) -> tuple[list[Reading], list[NotRead]]:
     """Every witness's whole reading of one pattern.
 
     *strokes* (normalised ○ □) and *half_at* are the pattern as the text
     writes it; *notes* its bracket groups (inside it and right after its last
-    stroke), with ``after_stroke``; *source* the text their offsets refer to.
+    stroke), with ``after_stroke``; *source* the text their offsets refer to,
+    and *half_offset* where 半 stands in it.
 
     Returns the readings, in order of each witness's first note, and the
     notes with strokes that were not read, in source order.
@@ -149,7 +113,7 @@ def readings(strokes: str, half_at: int, notes: Sequence[Note], source: str
         by_witness.setdefault(wn.witness, []).append(wn)
     result: list[Reading] = []
     for witness, wns in by_witness.items():
-        got = _one_witness(witness, strokes, half_at, wns, source)
+        got = _one_witness(witness, strokes, half_at, wns, half_offset)
         if isinstance(got, Reading):
             result.append(got)
         else:
@@ -166,7 +130,6 @@ def notes_of(stroke_offsets: Sequence[int], tokens: Sequence[Token]) -> list[Not
     """The note *tokens* of a pattern as :class:`~guji.text.notes.Note`
     values, each with the number of strokes (at *stroke_offsets*, in order)
     written before it."""
-    import bisect
     return [Note(t.text, t.location, bisect.bisect_left(stroke_offsets, t.offset))
             for t in tokens]
 
@@ -204,7 +167,8 @@ def variants_of(pattern: Pattern, notes: Sequence[Note], src: SourceText
     if not notes:
         return (), ()
     base = "".join(s.glyph for s in pattern.strokes)
-    found, not_read = readings(base, pattern.half_start, notes, src.text)
+    found, not_read = readings(base, pattern.half_start, notes, src.text,
+                               pattern.half_location.offset)
     variants = tuple(_pattern(pattern, r, src) for r in found)
     unread = tuple(UnreadNote(_written(src, nr.notes).text, nr.location, nr.reason)
                    for nr in not_read)

@@ -199,3 +199,16 @@ def test_property_differences_in_words_are_empty_only_for_equal_readings(a, b, c
     assert (words == []) == ((a, b) == (c, d))
     assert all(w.startswith(("before 半: ", "after 半: ")) for w in words)
     assert any(w.startswith("before") for w in words) == (a != c)
+
+
+def test_a_claim_no_pattern_can_take_is_warned_about_not_checked(tmp_path, capsys):
+    shuo = write(tmp_path, "shuo.txt", "魯則圜十三方十\n")
+    assert main(["collate", shuo]) == 0
+    captured = capsys.readouterr()
+    assert f"guji: {shuo}:1:3: warning: count claim 圜十三 names no diagram and follows no " \
+           "pattern of its score: not checked" in captured.err
+    assert "shuo" not in captured.out
+    assert main(["claims", shuo]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"{shuo}: 2 count claims (0 agree with its reading, 0 do not; 2 not counted: no "
+        "pattern of theirs in the text)")

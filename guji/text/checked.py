@@ -100,6 +100,8 @@ class CheckedClaim:
         The count the text's own pattern gives (None without a pattern).
     doubt:
         The :class:`Doubt` of ``counts.toml`` it matches, if any.
+    filename:
+        The file it is read from, if any (for messages).
     """
 
     claim: Claim
@@ -109,6 +111,7 @@ class CheckedClaim:
     location: object
     counted: int | None
     doubt: Doubt | None = None
+    filename: str | None = None
 
     @property
     def tradition(self) -> Tradition:
@@ -196,7 +199,8 @@ def text_claims(text: str, patterns: tuple[Pattern, ...], source: str,
         if lo <= claim.offset <= hi:
             diagram, stated = _placed(claim, patterns)
             out.append(CheckedClaim(claim, diagram, stated, source, src.location(claim.offset),
-                                    _counted(patterns, claim, diagram), _doubt(claim, diagram)))
+                                    _counted(patterns, claim, diagram), _doubt(claim, diagram),
+                                    filename))
     return tuple(out), tuple(notices)
 
 

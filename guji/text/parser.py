@@ -140,7 +140,9 @@ def parse(text: str, tradition: Tradition | str | None = None, diagram: int = 1,
     ----------
     text:
         A pattern such as ``"魯鼓 ○□○○□□○○半○□○○□○○○○□○□○"``. White space,
-        punctuation, markup and bracketed notes are skipped; one score label
+        punctuation, markup and bracketed notes are skipped (variant notes
+        inside the pattern or right after it are read as other witnesses'
+        readings: :attr:`Pattern.variants`); one score label
         (魯鼓, 薛鼓 and variants) may stand before or after the strokes, and a
         heading (鼓, 記鼓) before them.
     tradition:

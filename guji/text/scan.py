@@ -29,6 +29,12 @@ refuses or reports the rest.
   read before it: labels before), and where they do not, nothing is guessed:
   a notice names both readings. Punctuation never decides.
 * **Diagram numbers follow the text**, per score.
+* **Variant notes are readings.** The notes inside a pattern and right after
+  its last stroke that give another witness's reading (``(一本作○)``) become
+  that witness's whole reading (:attr:`Pattern.variants
+  <guji.text.notation.Pattern.variants>`, :mod:`guji.text.witnesses`); a
+  note with strokes that cannot be read is listed (:attr:`Pattern.unread
+  <guji.text.notation.Pattern.unread>`) and a notice says why.
 
 The caller can force one side with ``labels="after"`` or ``"before"``.
 """

@@ -40,8 +40,12 @@ def run(args) -> int:
         return 0
     agree = sum(1 for c in text.claims if c.agrees)
     differ = sum(1 for c in text.claims if c.agrees is False)
+    uncounted = len(text.claims) - agree - differ
+    said = f"{agree} agree with its reading, {differ} do not"
+    if uncounted:
+        said += f"; {uncounted} not counted: no pattern of theirs in the text"
     print(f"{args.file}: {len(text.claims)} count claim{'' if len(text.claims) == 1 else 's'}"
-          + (f" ({agree} agree with its reading, {differ} do not)" if text.claims else ""))
+          + (f" ({said})" if text.claims else ""))
     for c in text.claims:
         cl = c.claim
         diagram = "?" if c.diagram is None else str(c.diagram) + ("" if c.diagram_stated else "*")

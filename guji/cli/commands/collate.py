@@ -46,7 +46,8 @@ def run(args) -> int:
     results = collate(corpus)
     unplaced = [c for t in corpus for c in t.claims if c.diagram is None]
     for c in unplaced:
-        print(f"guji: {c.source}:{c.location}: warning: count claim {c.claim.text} names no "
+        print(f"guji: {c.filename or c.source}:{c.location}: warning: count claim "
+              f"{c.claim.text.replace(chr(10), '⏎')} names no "
               "diagram and follows no pattern of its score: not checked", file=sys.stderr)
     if args.json:
         print_json([c.to_json() for c in results])

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from guji.cli.main import main
+from guji.text.checked import NEAR, text_claims
 from guji.text.claims import Claim, find_claims, read_claims
+from guji.text.scan import scan
 from guji.text.notation import Drum, Tradition
 from guji.text.numerals import numeral_value
 
@@ -234,12 +238,6 @@ def test_property_any_text_is_read_without_error(text):
 # ---------------------------------------------------------------------------
 # guji claims: placed, counted against the text's own reading
 # ---------------------------------------------------------------------------
-
-import json
-
-from guji.cli.main import main
-from guji.text.checked import NEAR, text_claims
-from guji.text.scan import scan
 
 
 def test_guji_claims_on_seed_000_finds_all_sixteen(capsys):

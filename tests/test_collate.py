@@ -1,12 +1,20 @@
-"""guji collate: exactly docs/notation.md's variant readings and count mismatches."""
+"""guji collate: docs/notation.md's variant readings and count mismatches; any texts, the
+witnesses of their notes, agreement groups, and the claims the texts state."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from guji.cli.main import main
+from guji.text.agreement import differences, groups
 from guji.text.collate import collate
+from guji.text.corpus import texts
 from guji.text.notation import Tradition
+from guji.text.parser import parse
 
 
 def by_key(results):
@@ -67,18 +75,6 @@ def test_collate_cli_text_and_json(capsys):
 
 
 # -- any texts, witnesses, agreement groups, claims from the texts -----------------------
-
-from pathlib import Path
-
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from guji.text.agreement import differences, groups
-from guji.text.corpus import texts
-from guji.text.parser import parse
-
-SEEDS = Path(__file__).parent / "data" / "seeds"
 
 
 def write(tmp_path, name, text):

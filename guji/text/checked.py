@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ..errors import Location
 from .claims import Claim, Unattributed, read_claims
 from .lexer import SourceText
 from .notation import Drum, Pattern, Rite, Tradition
@@ -108,7 +109,7 @@ class CheckedClaim:
     diagram: int | None
     diagram_stated: bool
     source: str
-    location: object
+    location: Location
     counted: int | None
     doubt: Doubt | None = None
     filename: str | None = None

@@ -41,6 +41,7 @@ from .notes import NotRead, Note, WitnessNote, read_notes, shown
 
 __all__ = ["Reading", "readings", "notes_of", "variants_of"]
 
+
 @dataclass(frozen=True)
 class Reading:
     """One witness's whole reading of a pattern.

@@ -338,7 +338,13 @@ def flattened(draw, body: str) -> str:
             out.append("\n")
     pieces = "".join(out)
     cuts = sorted(draw(st.sets(st.integers(1, max(1, len(pieces) - 1)), max_size=2)))
-    parts = [pieces[a:b] for a, b in zip([0, *cuts], [*cuts, len(pieces)]) if pieces[a:b]]
+    parts: list[str] = []
+    for a, b in zip([0, *cuts], [*cuts, len(pieces)]):
+        part = pieces[a:b]
+        if parts and not part.replace("/", "").strip():
+            parts[-1] += part            # a group of only a line break is "()": not a note
+        elif part:
+            parts.append(part)
     groups = []
     for part in parts:
         opener, closer = draw(st.sampled_from([("(", ")"), ("（", "）"), ("【", "】")]))

@@ -4,7 +4,11 @@ Scans the 禮記正義 seed (72 KB, 4,775 lines: the whole 投壺 chapter with i
 commentary) repeated to about 1 MB and 10 MB, as a user pasting a whole book
 would, and prints the time and throughput; then 1 MB texts of unclosed
 note brackets (``(`` and ``（`` and ``【``, alone and between strokes), which
-once took quadratic time (each opener looked for its closer to the end).
+once took quadratic time (each opener looked for its closer to the end);
+then the variant notes (guji.text.notes, witnesses): about 1 MB of patterns
+each carrying notes in every form read, and single patterns with thousands
+of notes (of one witness, of as many witnesses, all beside 半), which must
+stay linear too.
 
 Run from the repository root::
 
@@ -45,6 +49,34 @@ def main() -> None:
         took = time.perf_counter() - t
         mb = len(text.encode("utf-8")) / 1e6
         print(f"{mb:7.2f} MB of {name}: {took:6.3f} s")
+    notes()
+
+
+#: One pattern (lu:1) with a note of every form read: replace, a delete split
+#: over two groups with column marks, an insert with a judgement, one not read.
+NOTED = ("魯鼓 ○□○○□□○□(一本作○)○○□半○□○□(某/本)(少一/○一□)○○○□\n□○□○(某書/下)(尚有一□一/○某從之)"
+         "(吳澄本作○疑誤)\n")
+
+
+def notes() -> None:
+    """Scanning texts full of variant notes."""
+    text = NOTED * (1_000_000 // len(NOTED.encode("utf-8")))
+    t = time.perf_counter()
+    result = scan(text, labels="before")
+    took = time.perf_counter() - t
+    witnesses = sum(len(p.variants) for p in result.patterns)
+    mb = len(text.encode("utf-8")) / 1e6
+    print(f"{mb:7.2f} MB of noted patterns: {len(result.patterns):,} patterns, {witnesses:,} "
+          f"witness readings, {len(result.notices):,} notes not read, in {took:6.3f} s")
+    for name, note in (("of one witness (none read: they clash)", lambda i: "(一本有○)、"),
+                       ("of as many witnesses", lambda i: f"(本{i}有○)、")):
+        for n in (1_000, 10_000):
+            text = "魯鼓 ○□半" + "".join(note(i) for i in range(n)) + "○□"
+            t = time.perf_counter()
+            result = scan(text)
+            took = time.perf_counter() - t
+            print(f"one pattern with {n:,} notes beside 半 {name}: "
+                  f"{len(result.patterns[0].variants):,} readings in {took:6.3f} s")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ _API = {
     "Stroke": "text.notation", "Tradition": "text.notation",
     "ScanResult": "text.parser", "parse": "text.parser", "scan": "text.scan",
     "all_patterns": "text.editions", "editions": "text.editions", "load": "text.editions",
+    "read_claims": "text.claims", "collate": "text.collate",
     "DEFAULT_INTERVAL": "timing.score", "Event": "timing.score", "Score": "timing.score",
     "Cue": "timing.performance", "Part": "timing.performance",
     "Performance": "timing.performance", "Timing": "timing.performance",

@@ -1,12 +1,20 @@
-"""guji collate: exactly docs/notation.md's variant readings and count mismatches."""
+"""guji collate: docs/notation.md's variant readings and count mismatches; any texts, the
+witnesses of their notes, agreement groups, and the claims the texts state."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from guji.cli.main import main
+from guji.text.agreement import differences, groups
 from guji.text.collate import collate
+from guji.text.corpus import texts
 from guji.text.notation import Tradition
+from guji.text.parser import parse
 
 
 def by_key(results):
@@ -64,3 +72,139 @@ def test_collate_cli_text_and_json(capsys):
     assert sum(len(d["variants"]) for d in data) == 2
     xue1 = data[1]
     assert xue1["claim"]["counts"]["half"]["鼓"] == 7 and xue1["claim"]["implied"] == {"half": {"鼓": 3}}
+
+
+# -- any texts, witnesses, agreement groups, claims from the texts -----------------------
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def two_files(tmp_path):
+    """yishu: lu:1 as the 禮記正義 reads it, with a note of 一本; jishuo: the 五禮通考's reading."""
+    yishu = write(tmp_path, "yishu.txt", "魯鼓 ○□○○□□○□○○□半○□○□(某/本)(少一/○一□)○○○□□○□○\n")
+    jishuo = write(tmp_path, "jishuo.txt", "○□○□□□○□○○□半○□○□○○○□□○□○魯鼓\n")
+    return yishu, jishuo
+
+
+def test_collate_files_with_witnesses_and_groups(two_files):
+    results = by_key(collate(texts(two_files)))
+    lu1 = results[(Tradition.LU, 1)]
+    assert list(lu1.readings) == ["liji-zhengyi", "lijing-benyi", "wuli-tongkao", "yishu",
+                                  "yishu~某本", "jishuo"]
+    assert [(g.editions, g.differences) for g in lu1.groups] == [
+        (("liji-zhengyi", "lijing-benyi", "yishu"), ()),
+        (("wuli-tongkao", "jishuo"), ("before 半: □ for ○ at stroke 4",)),
+        (("yishu~某本",), ("after 半: one ○□ fewer at strokes 1–2",)),
+    ]
+    # the files have no lu:2: its collation holds the shipped editions only
+    assert list(results[(Tradition.LU, 2)].readings) == ["liji-zhengyi", "lijing-benyi",
+                                                         "wuli-tongkao"]
+    # 徐伯鲁's claims (read from lijing-benyi) check the files' readings too
+    whole = {(m.edition, m.drum, m.counted) for m in lu1.mismatches
+             if m.extent == "whole" and m.edition != "yishu~某本"}
+    assert whole == {("wuli-tongkao", "鼙", 12), ("wuli-tongkao", "鼓", 11),
+                     ("jishuo", "鼙", 12), ("jishuo", "鼓", 11)}
+    assert {(m.edition, m.extent, m.drum) for m in lu1.mismatches if m.edition == "yishu~某本"} \
+        == {("yishu~某本", "half", "鼙"), ("yishu~某本", "half", "鼓"),
+            ("yishu~某本", "whole", "鼙"), ("yishu~某本", "whole", "鼓")}
+
+
+def test_collate_only_the_files_base_is_the_first(two_files):
+    (lu1,) = collate(texts(two_files, only=True))
+    assert lu1.base == "yishu" and list(lu1.readings) == ["yishu", "yishu~某本", "jishuo"]
+    assert lu1.claims == () and lu1.mismatches == ()     # no text states a count
+    assert [g.editions for g in lu1.groups] == [("yishu",), ("yishu~某本",), ("jishuo",)]
+
+
+def test_claims_of_any_text_check_every_edition(tmp_path):
+    commentary = write(tmp_path, "shuo.txt", "魯鼓 ○□○○□□○□○○□半○□○□○○○□□○□○\n"
+                                             "【上魯則圜十二方十一】\n")
+    lu1 = by_key(collate(texts([commentary])))[(Tradition.LU, 1)]
+    said = {(m.edition, m.drum, m.claimed) for m in lu1.mismatches if m.claim.source == "shuo"}
+    # 圜十二方十一 is the 五禮通考's count: every other reading is flagged against it
+    assert said == {(ed, drum, n) for ed in ("liji-zhengyi", "lijing-benyi", "shuo")
+                    for drum, n in (("鼙", 12), ("鼓", 11))}
+
+
+def test_collate_cli_files_groups_and_json(two_files, capsys):
+    assert main(["collate", *two_files]) == 0
+    out = capsys.readouterr().out
+    assert "  agreement:\n    1. liji-zhengyi, lijing-benyi, yishu (3)\n" in out
+    assert "    3. yishu~某本 (1): after 半: one ○□ fewer at strokes 1–2\n" in out
+    assert main(["collate", "--only", *two_files, "--json"]) == 0
+    (lu1,) = json.loads(capsys.readouterr().out)
+    assert lu1["groups"] == [
+        {"before": "○□○○□□○□○○□", "after": "○□○□○○○□□○□○", "editions": ["yishu"],
+         "differences": []},
+        {"before": "○□○○□□○□○○□", "after": "○□○○○□□○□○", "editions": ["yishu~某本"],
+         "differences": ["after 半: one ○□ fewer at strokes 1–2"]},
+        {"before": "○□○□□□○□○○□", "after": "○□○□○○○□□○□○", "editions": ["jishuo"],
+         "differences": ["before 半: □ for ○ at stroke 4", ]}]
+    assert set(lu1) >= {"score", "diagram", "base", "readings", "variants", "claim",
+                        "mismatches", "groups"}
+
+
+def test_collate_cli_refuses_two_editions_of_one_name(tmp_path, capsys):
+    a = write(tmp_path, "lijing-benyi.txt", "魯鼓 ○□半○□")
+    assert main(["collate", a]) == 2
+    assert "taken by the shipped edition lijing-benyi" in capsys.readouterr().err
+    assert main(["collate", "--only"]) == 2
+    assert "give at least one FILE" in capsys.readouterr().err
+
+
+def test_the_claims_of_xu_bolu_come_from_the_text():
+    lu1 = by_key(collate())[(Tradition.LU, 1)]
+    assert {c.source for c in lu1.claims} == {"lijing-benyi"}
+    assert [c.claim.text for c in lu1.claims] == ["鼙声七", "鼔声五", "鼙声十三", "鼔声十"]
+
+
+# -- properties of the groups ------------------------------------------------------------
+
+stroke_runs = st.text(alphabet="○□", min_size=1, max_size=6)
+
+
+@settings(deadline=None)
+@given(st.lists(st.tuples(stroke_runs, stroke_runs), min_size=1, max_size=8))
+def test_property_groups_partition_the_readings(parts):
+    readings = {f"ed{i}": parse(f"魯鼓 {a}半{b}") for i, (a, b) in enumerate(parts)}
+    found = groups(readings)
+    names = [name for g in found for name in g.editions]
+    assert sorted(names) == sorted(readings)                          # a partition
+    group_of = {name: k for k, g in enumerate(found) for name in g.editions}
+    for x in readings:
+        for y in readings:
+            same = readings[x].notation() == readings[y].notation()
+            assert (group_of[x] == group_of[y]) == same                # equal ⇔ one group
+    sizes = [len(g.editions) for g in found]
+    assert sizes == sorted(sizes, reverse=True)                        # largest first
+    for g in found:
+        assert readings[g.editions[0]].notation() == f"{g.before}半{g.after}"
+        assert bool(g.differences) == (g is not found[0])             # words iff it differs
+
+
+@settings(deadline=None)
+@given(stroke_runs, stroke_runs, stroke_runs, stroke_runs)
+def test_property_differences_in_words_are_empty_only_for_equal_readings(a, b, c, d):
+    one, other = parse(f"魯鼓 {a}半{b}"), parse(f"魯鼓 {c}半{d}")
+    words = differences(one, other)
+    assert (words == []) == ((a, b) == (c, d))
+    assert all(w.startswith(("before 半: ", "after 半: ")) for w in words)
+    assert any(w.startswith("before") for w in words) == (a != c)
+
+
+def test_a_claim_no_pattern_can_take_is_warned_about_not_checked(tmp_path, capsys):
+    shuo = write(tmp_path, "shuo.txt", "魯則圜十三方十\n")
+    assert main(["collate", shuo]) == 0
+    captured = capsys.readouterr()
+    assert f"guji: {shuo}:1:3: warning: count claim 圜十三 names no diagram and follows no " \
+           "pattern of its score: not checked" in captured.err
+    assert "shuo" not in captured.out
+    assert main(["claims", shuo]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"{shuo}: 2 count claims (0 agree with its reading, 0 do not; 2 not counted: no "
+        "pattern of theirs in the text)")

@@ -151,13 +151,19 @@ class Alignment:
         }
 
 
-def align(a: Sequence, b: Sequence) -> Alignment:
+def align(a: Sequence, b: Sequence, sides: tuple[Sequence, Sequence] | None = None
+          ) -> Alignment:
     """Align two sequences with the Levenshtein edit distance (unit costs).
 
     Parameters
     ----------
     a, b:
         Any sequences; items are compared with ``==``.
+    sides:
+        Optionally, a label for each item of *a* and of *b* (the side of 半
+        each stroke stands on): among the cheapest alignments, those that
+        pair the fewest items with different labels are preferred, before
+        the tie-breaking rule of the module docstring.
 
     Returns
     -------
@@ -173,35 +179,42 @@ def align(a: Sequence, b: Sequence) -> Alignment:
     a = list(a)
     b = list(b)
     n, m = len(a), len(b)
-    # cost[i][j]: edits turning a[:i] into b[:j].
+    # cost[i][j]: edits turning a[:i] into b[:j], each worth `unit`, plus one
+    # for each pair of items with different sides (fewer than `unit` in all).
+    unit = n + m + 1 if sides is not None else 1
+    side_a, side_b = sides if sides is not None else ([0] * n, [0] * m)
+
+    def pair(i: int, j: int) -> int:
+        return (0 if a[i] == b[j] else unit) + (side_a[i] != side_b[j])
+
     cost = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n + 1):
-        cost[i][0] = i
+        cost[i][0] = i * unit
     for j in range(m + 1):
-        cost[0][j] = j
+        cost[0][j] = j * unit
     for i in range(1, n + 1):
         row, prev = cost[i], cost[i - 1]
-        ai = a[i - 1]
         for j in range(1, m + 1):
-            diag = prev[j - 1] + (0 if ai == b[j - 1] else 1)
-            row[j] = min(diag, prev[j] + 1, row[j - 1] + 1)
+            row[j] = min(prev[j - 1] + pair(i - 1, j - 1), prev[j] + unit, row[j - 1] + unit)
+    return _trace(a, b, cost, unit, pair)
 
+
+def _trace(a: list, b: list, cost: list[list[int]], unit: int, pair) -> Alignment:
+    """The ops of :func:`align`, traced back from the ends of its *cost* table."""
     ops: list[Op] = []
     subs = ins = dels = 0
-    i, j = n, m
+    i, j = len(a), len(b)
     while i > 0 or j > 0:
         here = cost[i][j]
-        if i > 0 and j > 0:
-            same = a[i - 1] == b[j - 1]
-            if cost[i - 1][j - 1] + (0 if same else 1) == here:
-                i, j = i - 1, j - 1
-                if same:
-                    ops.append(Op(MATCH, i, j))
-                else:
-                    ops.append(Op(SUB, i, j))
-                    subs += 1
-                continue
-        if i > 0 and cost[i - 1][j] + 1 == here:
+        if i > 0 and j > 0 and cost[i - 1][j - 1] + pair(i - 1, j - 1) == here:
+            i, j = i - 1, j - 1
+            if a[i] == b[j]:
+                ops.append(Op(MATCH, i, j))
+            else:
+                ops.append(Op(SUB, i, j))
+                subs += 1
+            continue
+        if i > 0 and cost[i - 1][j] + unit == here:
             i -= 1
             ops.append(Op(DEL, i, None))
             dels += 1
@@ -217,8 +230,14 @@ def align_patterns(a: Pattern, b: Pattern) -> Alignment:
     """Align two patterns' strokes over the whole pattern (before and after 半).
 
     The strokes are compared by drum (○ 鼙 or □ 鼓), not by the glyph an
-    edition wrote (囗 and □ are the same stroke). The ``a`` and ``b`` indices
-    of the ops are indices into ``a.strokes`` and ``b.strokes``
-    (:attr:`Stroke.index <guji.text.notation.Stroke.index>`).
+    edition wrote (囗 and □ are the same stroke). Among the cheapest
+    alignments, those that pair the fewest strokes standing on different
+    sides of 半 are taken (so a witness lacking ○□ after 半 lacks them
+    there, not one stroke before 半 and 半 shifted), then the tie-breaking
+    rule of the module docstring. The ``a`` and ``b`` indices of the ops are
+    indices into ``a.strokes`` and ``b.strokes`` (:attr:`Stroke.index
+    <guji.text.notation.Stroke.index>`).
     """
-    return align([s.drum for s in a.strokes], [s.drum for s in b.strokes])
+    sides = ([i >= a.half_start for i in range(len(a.strokes))],
+             [i >= b.half_start for i in range(len(b.strokes))])
+    return align([s.drum for s in a.strokes], [s.drum for s in b.strokes], sides)

@@ -1,101 +1,87 @@
-"""Collation: every edition's reading of each pattern, aligned and checked.
+"""Collation: every edition's reading of each pattern, aligned, grouped and checked.
 
 For each of the four patterns (魯鼓 and 薛鼓 × diagrams 1 and 2),
-:func:`collate` takes the reading of every shipped edition, aligns each
-against the base edition's (the default, 禮記正義) stroke by stroke on one
-grid (:func:`guji.text.grid.align_many`, walked with
-:meth:`~guji.text.grid.Grid.walk_with_halves` as every display of a grid
-is), and gathers the differences into
-*variant readings*: one variant per place where some edition reads
-otherwise, naming which editions read what.
+:func:`collate` takes the reading of every text it is given
+(:mod:`guji.text.corpus`: the shipped editions and any text files) and of
+every witness their variant notes name (``yishu~一本``), and
 
-It also holds each reading's counts of 鼙 (○) and 鼓 (□), for the half and the
-whole, against 徐伯鲁's claims (``patterns/counts.toml``), and flags every
-mismatch. One claim is printed 七 where the pattern and the whole count imply
-3 (diagram-1 薛鼓, half, 鼓): the claim is kept as printed, so every reading
-is flagged against it, with a note that it agrees with the implied count.
+* aligns each against the base reading (the first text's: the default
+  edition, 禮記正義, unless only files are collated) stroke by stroke on one
+  grid (:func:`guji.text.grid.align_many`, walked with
+  :meth:`~guji.text.grid.Grid.walk_with_halves` as every display of a grid
+  is), gathering the differences into *variants*: one per place where some
+  reading differs, naming who reads what;
+* gathers the readings into *agreement groups* (:mod:`guji.text.agreement`):
+  who shares which whole reading, largest group first, each other group's
+  differences from the largest stated in words;
+* holds every reading's counts of 鼙 (○) and 鼓 (□), for the half and the
+  whole, against every count claim any of the texts states about that
+  pattern (:mod:`guji.text.checked`), and lists each mismatch with the claim
+  and who states it. A printed count that ``patterns/counts.toml`` doubts
+  (徐伯鲁's 七 where his pattern and whole count imply 3) is kept as printed:
+  every reading is flagged against it, with the implied count beside it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
+from typing import Sequence
 
+from .agreement import Group, groups
+from .checked import PARTS, CheckedClaim
+from .corpus import Text, texts as default_texts
 from .grid import Grid, HalfColumn, align_many
-from .editions import default_edition, editions, scan_edition
-from .notation import HALF, Drum, Pattern, Rite, Tradition
+from .notation import HALF, Drum, Pattern, Tradition
 
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-#: The two extents of a pattern a count can be of: the half (from 半, played in
-#: 投壺) and the whole (射禮). JSON writes the extent under the key "part".
-EXTENTS = {"half": Rite.TOUHU, "whole": Rite.SHE}
+#: The drums by the names the JSON gives them.
 DRUMS = {"鼙": Drum.SMALL, "鼓": Drum.BIG}
 
 
 @dataclass(frozen=True)
-class Claim:
-    """A commentator's count for one pattern (``patterns/counts.toml``)."""
-
-    tradition: Tradition
-    diagram: int
-    counts: dict            #: {"half": {"鼙": n, "鼓": n}, "whole": {...}} as printed
-    implied: dict           #: the same shape, only where the printed count is doubted
-    printed: str            #: the words of the source
-    note: str
-    commentator: str
-
-
-@lru_cache(maxsize=None)
-def claims() -> tuple[Claim, ...]:
-    """The commentators' counts, from ``patterns/counts.toml``."""
-    data = tomllib.loads(resources.files("guji").joinpath("data", "patterns", "counts.toml")
-                         .read_text(encoding="utf-8"))
-    return tuple(Claim(Tradition.from_name(c["score"]), c["diagram"],
-                       {"half": c["half"], "whole": c["whole"]}, c.get("implied", {}),
-                       c["printed"], c.get("note", ""), data["commentator"])
-                 for c in data["claim"])
-
-
-def claim_for(tradition: Tradition, diagram: int) -> Claim | None:
-    return next((c for c in claims() if c.tradition is tradition and c.diagram == diagram), None)
-
-
-@dataclass(frozen=True)
 class Mismatch:
-    """A reading whose count differs from the commentator's claim."""
+    """A reading whose count differs from a claim.
+
+    ``edition`` names the reading; ``extent`` is ``half`` or ``whole``;
+    ``implied`` is the count the claim implies where the printed one is
+    doubted; ``claim`` is the claim, with who states it and where.
+    """
 
     edition: str
-    extent: str            #: "half" or "whole"
-    drum: str              #: "鼙" or "鼓"
+    extent: str
+    drum: str
     counted: int
     claimed: int
-    implied: int | None    #: the count the claim implies, where the printed one is doubted
+    implied: int | None
+    claim: CheckedClaim | None = None
 
     def describe(self) -> str:
         text = f"{self.edition}: {self.extent} {self.drum} {self.counted}, claimed {self.claimed}"
         if self.implied is not None:
             agree = "agrees with" if self.counted == self.implied else "differs from"
             text += f" as printed (implied {self.implied}; the reading {agree} it)"
+        if self.claim is not None:
+            loc = self.claim.location
+            text += f" — {self.claim.source} {loc.line}:{loc.column} {self.claim.claim.text}"
         return text
 
     def to_json(self) -> dict:
+        by = None
+        if self.claim is not None:
+            by = {"source": self.claim.source, "text": self.claim.claim.text,
+                  "line": self.claim.location.line, "column": self.claim.location.column}
         return {"edition": self.edition, "part": self.extent, "drum": self.drum,
-                "counted": self.counted, "claimed": self.claimed, "implied": self.implied}
+                "counted": self.counted, "claimed": self.claimed, "implied": self.implied,
+                "claimed_by": by}
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One place where editions disagree.
+    """One place where readings disagree.
 
     ``column`` is the place in the collation's columns; ``base_index`` the
     index of the base reading's stroke there (``None`` where the base has no
-    stroke, i.e. other editions insert one). ``readings`` maps each edition to
-    the glyph it reads there ('' for none).
+    stroke, i.e. other readings insert one). ``readings`` maps each reading to
+    the glyph it has there ('' for none).
     """
 
     column: int
@@ -107,73 +93,102 @@ class Variant:
         where = (f"stroke {self.base_index + 1} of {base}" if self.base_index is not None
                  else "a stroke that " + base + " lacks")
         side = "before 半" if self.before_half else "after 半"
-        groups: dict[str, list[str]] = {}
+        glyphs: dict[str, list[str]] = {}
         for ed, glyph in self.readings.items():
-            groups.setdefault(glyph or "(none)", []).append(ed)
+            glyphs.setdefault(glyph or "(none)", []).append(ed)
         return f"{where} ({side}): " + "; ".join(f"{g} {', '.join(eds)}"
-                                                for g, eds in groups.items())
+                                                for g, eds in glyphs.items())
 
     def to_json(self) -> dict:
         return {"column": self.column, "base_index": self.base_index,
                 "before_half": self.before_half, "readings": self.readings}
 
 
+def claim_summary(claims: Sequence[CheckedClaim]) -> dict | None:
+    """The first claiming text's counts of one pattern, in one object:
+    ``{"edition", "counts": {"half": {"鼙": n, …}, "whole": {…}}, "implied",
+    "printed", "note"}`` (None without claims)."""
+    if not claims:
+        return None
+    source = claims[0].source
+    mine = [c for c in claims if c.source == source]
+    counts: dict = {}
+    implied: dict = {}
+    for c in mine:
+        counts.setdefault(c.claim.part, {}).setdefault(c.claim.drum.value, c.claim.count)
+        if c.doubt is not None:
+            implied.setdefault(c.claim.part, {})[c.claim.drum.value] = c.doubt.implied
+    return {"edition": source, "counts": counts, "implied": implied,
+            "printed": " ".join(c.claim.text for c in mine),
+            "note": "; ".join(c.doubt.reason for c in mine if c.doubt is not None)}
+
+
 @dataclass(frozen=True)
 class Collation:
-    """Every edition's reading of one pattern, aligned, with variants and count checks.
+    """Every reading of one pattern, aligned, grouped, with variants and count checks.
 
-    ``columns`` is the aligned table: one tuple per edition (in ``readings``
+    ``columns`` is the aligned table: one tuple per reading (in ``readings``
     order) of equal length, each cell a glyph (○ □), ``半``, or '' for a gap.
+    ``claims`` are the count claims about this pattern, from every text.
     """
 
     tradition: Tradition
     diagram: int
     base: str
-    readings: dict                 #: edition slug -> Pattern
-    columns: dict                  #: edition slug -> tuple of cells
+    readings: dict                 #: reading name -> Pattern
+    columns: dict                  #: reading name -> tuple of cells
     variants: tuple[Variant, ...]
-    claim: Claim | None
+    claims: tuple[CheckedClaim, ...]
     mismatches: tuple[Mismatch, ...]
+    groups: tuple[Group, ...]
 
     def to_json(self) -> dict:
+        readings = {}
+        for ed, p in self.readings.items():
+            readings[ed] = {"before": "".join(s.glyph for s in p.before),
+                            "after": "".join(s.glyph for s in p.half),
+                            "counts": {extent: {name: p.counts(rite)[drum]
+                                                for name, drum in DRUMS.items()}
+                                       for extent, rite in PARTS.items()},
+                            "aligned": list(self.columns[ed])}
         return {
             "score": self.tradition.value,
             "diagram": self.diagram,
             "base": self.base,
-            "readings": {ed: {"before": "".join(s.glyph for s in p.before),
-                              "after": "".join(s.glyph for s in p.half),
-                              "counts": {extent: {name: p.counts(rite)[drum]
-                                                for name, drum in DRUMS.items()}
-                                         for extent, rite in EXTENTS.items()},
-                              "aligned": list(self.columns[ed])}
-                         for ed, p in self.readings.items()},
+            "readings": readings,
             "variants": [v.to_json() for v in self.variants],
-            "claim": None if self.claim is None else {
-                "commentator": self.claim.commentator, "counts": self.claim.counts,
-                "implied": self.claim.implied, "printed": self.claim.printed,
-                "note": self.claim.note},
+            "claim": claim_summary(self.claims),
+            "claims": [c.to_json() for c in self.claims],
             "mismatches": [m.to_json() for m in self.mismatches],
+            "groups": [g.to_json() for g in self.groups],
         }
 
 
 def _grid(readings: dict[str, Pattern], base: str) -> tuple[Grid, dict[str, int]]:
     """The readings on one aligned grid, the base as the reference (row 0) and
-    the others in *readings* order; and the grid row of each edition."""
+    the others in *readings* order; and the grid row of each reading."""
     order = [base] + [ed for ed in readings if ed != base]
     return align_many([readings[ed] for ed in order]), {ed: r for r, ed in enumerate(order)}
 
 
-def _half_column(grid: Grid, row: int) -> int:
-    """Where the collation puts a reading's 半: just before the column of its
-    first stroke after 半 (after the last column when it has none).
+def _half_column(grid: Grid, row: int, base: int | None = None) -> int:
+    """Where the collation puts a reading's 半: at the base reading's 半
+    (column *base*) when the reading's 半 can stand there (between its last
+    stroke before 半 and its first after it); else just before the column of
+    its first stroke after 半 (after the last column when it has none).
 
-    This is the collation's own convention, not :attr:`Grid.half_columns`
-    (which puts 半 at one boundary for every row where it can): a gap just
-    before that stroke stands before 半 here.
+    This is the collation's own convention, not :attr:`Grid.half_columns`:
+    a reading's gaps next to 半 stand on the side the base reading's 半 puts
+    them, and otherwise a gap just before its first stroke after 半 stands
+    before 半.
     """
-    first_after = grid.patterns[row].half_start
-    return next((c for c, col in enumerate(grid.columns) if col[row] == first_after),
-                len(grid.columns))
+    pattern = grid.patterns[row]
+    where = {col[row]: c for c, col in enumerate(grid.columns) if col[row] is not None}
+    first_after = where.get(pattern.half_start, len(grid.columns))
+    last_before = where[pattern.half_start - 1] if pattern.half_start > 0 else -1
+    if base is not None and last_before < base <= first_after:
+        return base
+    return first_after
 
 
 def _table(readings: dict[str, Pattern], base: str
@@ -187,7 +202,8 @@ def _table(readings: dict[str, Pattern], base: str
     :attr:`Variant.column` counts the 半 columns too.
     """
     grid, row_of = _grid(readings, base)
-    halves = [_half_column(grid, r) for r in range(grid.rows)]
+    base_half = _half_column(grid, 0)
+    halves = [base_half] + [_half_column(grid, r, base_half) for r in range(1, grid.rows)]
     rows: dict[str, list[str]] = {ed: [] for ed in readings}
     variants = []
     for place, column in enumerate(grid.walk_with_halves(halves)):
@@ -206,42 +222,43 @@ def _table(readings: dict[str, Pattern], base: str
     return {ed: tuple(row) for ed, row in rows.items()}, tuple(variants)
 
 
-def _mismatches(readings: dict[str, Pattern], claim: Claim | None) -> tuple[Mismatch, ...]:
-    """Every reading's count (half and whole, 鼙 and 鼓) that differs from *claim*."""
-    mismatches = []
-    if claim is not None:
-        for ed, pat in readings.items():
-            for extent, rite in EXTENTS.items():
-                counted = pat.counts(rite)
-                for name, drum in DRUMS.items():
-                    claimed = claim.counts[extent][name]
-                    if counted[drum] != claimed:
-                        implied = claim.implied.get(extent, {}).get(name)
-                        mismatches.append(Mismatch(ed, extent, name, counted[drum], claimed,
-                                                   implied))
-    return tuple(mismatches)
+def _mismatches(readings: dict[str, Pattern], claims: Sequence[CheckedClaim]
+                ) -> tuple[Mismatch, ...]:
+    """Every reading's count (half and whole, 鼙 and 鼓) that differs from a claim."""
+    out = []
+    for ed, pattern in readings.items():
+        for c in claims:
+            counted = pattern.counts(PARTS[c.claim.part])[c.claim.drum]
+            if counted != c.claim.count:
+                implied = None if c.doubt is None else c.doubt.implied
+                out.append(Mismatch(ed, c.claim.part, c.claim.drum.value, counted, c.claim.count,
+                                    implied, c))
+    return tuple(out)
 
 
-def collate_pattern(tradition: Tradition, diagram: int,
-                    readings: dict[str, Pattern], base: str) -> Collation:
-    """Collate the *readings* (edition → pattern) of one pattern against *base*."""
+def collate_pattern(tradition: Tradition, diagram: int, readings: dict[str, Pattern],
+                    base: str, claims: Sequence[CheckedClaim] = ()) -> Collation:
+    """Collate the *readings* (name → pattern) of one pattern against *base*,
+    and check them against the *claims* about it."""
     columns, variants = _table(readings, base)
-    claim = claim_for(tradition, diagram)
     return Collation(tradition, diagram, base, dict(readings), columns, variants,
-                     claim, _mismatches(readings, claim))
+                     tuple(claims), _mismatches(readings, claims), groups(readings))
 
 
-def collate() -> tuple[Collation, ...]:
-    """Collate the four patterns over every shipped edition."""
-    base = default_edition()
+def collate(texts: Sequence[Text] | None = None) -> tuple[Collation, ...]:
+    """Collate the four patterns over *texts* (default: the shipped
+    editions, :func:`guji.text.corpus.texts`), in the order 魯鼓 1, 薛鼓 1,
+    魯鼓 2, 薛鼓 2; a pattern no text has is left out."""
+    texts = default_texts() if texts is None else list(texts)
+    claims = [c for t in texts for c in t.claims]
     out = []
     for diagram in (1, 2):
         for tradition in (Tradition.LU, Tradition.XUE):
-            readings = {}
-            for ed in editions():
-                pat = scan_edition(ed.slug).find(tradition, diagram)
-                if pat is not None:
-                    readings[ed.slug] = pat
-            if base in readings:
-                out.append(collate_pattern(tradition, diagram, readings, base))
+            readings: dict[str, Pattern] = {}
+            for text in texts:
+                readings.update(text.readings(tradition, diagram))
+            if readings:
+                about = [c for c in claims if c.about(tradition, diagram)]
+                out.append(collate_pattern(tradition, diagram, readings, next(iter(readings)),
+                                           about))
     return tuple(out)

@@ -1,21 +1,27 @@
 """The shipped editions, pattern ids, and loading patterns by id.
 
-An id names one pattern: ``SCORE[:DIAGRAM][@EDITION]``.
+An id names one pattern: ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``.
 
 * SCORE: ``lu``, ``魯`` or ``鲁`` (魯鼓); ``xue`` or ``薛`` (薛鼓).
 * DIAGRAM: 1 or 2 (default 1): the first or second diagram of the chapter.
 * EDITION: a shipped edition's slug (``guji list`` shows them; default
   the 禮記正義, ``liji-zhengyi``) or the path of a text file, which is
   then scanned.
+* WITNESS: another witness's reading given in the text's variant notes
+  (``(一本作○)``: :mod:`guji.text.witnesses`), named as the note names it:
+  ``~一本``, ``~宋本``. The witness is what follows the last ``~``, unless that
+  holds a path separator or the whole EDITION is an existing file (a file
+  name with ``~`` in it).
 
-Examples: ``lu``, ``xue:2``, ``魯:1@wuli-tongkao``, ``lu:2@mynotes.txt``.
+Examples: ``lu``, ``xue:2``, ``魯:1@wuli-tongkao``, ``lu:2@mynotes.txt``,
+``lu:1@mynotes.txt~一本``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
 from importlib import resources
@@ -128,11 +134,22 @@ class PatternId:
     diagram: int
     source: str   #: edition slug or file path
     is_file: bool
+    witness: str | None = None   #: a witness of the text's variant notes
 
     @classmethod
     def parse(cls, text: str) -> "PatternId":
-        """Parse ``SCORE[:DIAGRAM][@EDITION]``; :class:`UsageError` if malformed."""
+        """Parse ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``; :class:`UsageError` if malformed."""
         raw = text
+        text, witness = _witness_part(text)
+        if witness == "":
+            raise UsageError(f"bad id {raw!r}: nothing after '~' (a witness of the text's notes, "
+                             "e.g. ~一本)")
+        pid = cls._parse(text, raw)
+        return pid if witness is None else replace(pid, witness=witness)
+
+    @classmethod
+    def _parse(cls, text: str, raw: str) -> "PatternId":
+        """Parse ``SCORE[:DIAGRAM][@EDITION]`` (*raw*: the whole id, for errors)."""
         source = None
         if "@" in text:
             text, source = text.split("@", 1)
@@ -158,6 +175,31 @@ class PatternId:
             return cls(tradition, diagram, source, True)
         raise UsageError(f"bad id {raw!r}: {source!r} is neither a shipped edition "
                          f"({', '.join(sorted(slugs))}) nor an existing file")
+
+
+def _witness_part(text: str) -> tuple[str, str | None]:
+    """*text* split into the id before ``~WITNESS`` and the witness (None if
+    there is none: see the module docstring)."""
+    head, tilde, witness = text.rpartition("~")
+    if not tilde or "/" in witness or os.sep in witness:
+        return text, None
+    source = text.split("@", 1)[1] if "@" in text else ""
+    if source and os.path.isfile(source):
+        return text, None
+    return head, witness
+
+
+def _witness_of(found: Pattern, pid: PatternId, pattern_id: str) -> Pattern:
+    """The reading of *pid*'s witness in *found*'s notes; :class:`UsageError` if none."""
+    reading = found.variant(pid.witness)
+    if reading is not None:
+        return reading
+    named = ", ".join(v.witness for v in found.variants)
+    unread = (f"; {len(found.unread)} note{'s' if len(found.unread) > 1 else ''} with strokes "
+              f"not read (first at {found.unread[0].location}: guji scan shows why)"
+              if found.unread else "")
+    raise UsageError(f"{pattern_id}: the notes of {found.id} give no reading of {pid.witness!r} "
+                     f"(witnesses read there: {named or 'none'}){unread}")
 
 
 def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
@@ -196,4 +238,4 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
                     + (f" (and {more} more: guji scan {pid.source})" if more else ""))
         raise UsageError(f"{pattern_id}: {where} has no {pid.tradition.label} in diagram "
                          f"{pid.diagram} (it has: {have}){said}")
-    return found
+    return found if pid.witness is None else _witness_of(found, pid, pattern_id)

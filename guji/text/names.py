@@ -9,7 +9,8 @@ The one place that names and files a pattern (the id itself is
 * :func:`title` — what a legend or a page heading calls it:
   ``魯鼓 · 前圖 (diagram 1) · 禮記正義``;
 * :func:`file_stem` — a file name for it: ``lu-1-liji-zhengyi`` (a text
-  file's stem stands for the edition), ASCII letters, digits, ``.``, ``-``
+  file's stem stands for the edition; a witness's reading adds its name:
+  ``lu-1-notes-一本``), ASCII letters, digits, ``.``, ``-``
   and ``_`` (Chinese file stems are kept as they are);
 * :func:`letter` — A, B, C … for the variants of a comparison.
 """
@@ -32,8 +33,10 @@ def letter(index: int) -> str:
 
 
 def source_name(pattern: Pattern) -> str:
-    """The edition's slug, the text file's name, or ``text``."""
-    return pattern.edition or pattern.filename or "text"
+    """The edition's slug, the text file's name, or ``text``; for a witness's
+    reading given in the text's notes, ``~WITNESS`` after it (``notes.txt~一本``)."""
+    name = pattern.edition or pattern.filename or "text"
+    return name if pattern.witness is None else f"{name}~{pattern.witness}"
 
 
 def part_name(pattern: Pattern) -> str:
@@ -63,7 +66,8 @@ def title(pattern: Pattern) -> str:
     if pattern.edition:
         source = next((e.title for e in editions() if e.slug == pattern.edition), pattern.edition)
     which = "前圖" if pattern.diagram == 1 else "後圖" if pattern.diagram == 2 else ""
-    return f"{pattern.tradition.label} · {which} (diagram {pattern.diagram}) · {source}"
+    witness = "" if pattern.witness is None else f" · {pattern.witness} (in its notes)"
+    return f"{pattern.tradition.label} · {which} (diagram {pattern.diagram}) · {source}{witness}"
 
 
 def file_stem(pattern: Pattern, *, lower: bool = False, ascii_only: bool = False) -> str:
@@ -74,6 +78,8 @@ def file_stem(pattern: Pattern, *, lower: bool = False, ascii_only: bool = False
     """
     source = pattern.edition or (Path(pattern.filename).stem if pattern.filename else "text")
     base = f"{pattern.tradition.slug}-{pattern.diagram}-{source}"
+    if pattern.witness is not None:
+        base += f"-{pattern.witness}"
     flags = re.ASCII if ascii_only else 0
     stem = re.sub(r"[^\w.-]+", "-", base, flags=flags).strip("-.")
     return (stem.lower() if lower else stem) or "x"

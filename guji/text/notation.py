@@ -163,6 +163,29 @@ class Stroke:
 
 
 @dataclass(frozen=True)
+class SourceNote:
+    """A note as the source writes it: ``text`` from its first bracket to its
+    last (a note flattened into several bracket groups included, line breaks
+    and all), at ``location``."""
+
+    text: str
+    location: Location
+
+    def to_json(self) -> dict:
+        return {"note": self.text, "line": self.location.line, "column": self.location.column}
+
+
+@dataclass(frozen=True)
+class UnreadNote(SourceNote):
+    """A note with strokes in it that guji did not read as a variant, and why."""
+
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Pattern:
     """One drum pattern: strokes split by 半 into a first part and the half.
 
@@ -188,6 +211,18 @@ class Pattern:
     label_location:
         Where the score label (魯鼓 / 薛鼓) stands, ``None`` if the score was
         given by the caller.
+    witness:
+        For another witness's reading given in the text's variant notes (一本,
+        宋本 …: :mod:`guji.text.witnesses`), its name; ``None`` for the text's
+        own reading.
+    notes:
+        For a witness's reading, the notes it is read from.
+    variants:
+        The witnesses' readings of this pattern in its notes, each a pattern
+        of its own (:meth:`variant`).
+    unread:
+        The notes with strokes in them that were not read as variants, with
+        the reason (:class:`UnreadNote`).
     """
 
     tradition: Tradition
@@ -199,6 +234,10 @@ class Pattern:
     filename: str | None = None
     lines: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
     label_location: Location | None = field(default=None, compare=False)
+    witness: str | None = None
+    notes: tuple[SourceNote, ...] = field(default=(), compare=False, repr=False)
+    variants: tuple["Pattern", ...] = field(default=(), compare=False, repr=False)
+    unread: tuple[UnreadNote, ...] = field(default=(), compare=False, repr=False)
 
     # -- parts ----------------------------------------------------------
     @property
@@ -228,13 +267,18 @@ class Pattern:
 
     @property
     def id(self) -> str:
-        """The id that names this pattern: ``lu:1@liji-zhengyi``."""
+        """The id that names this pattern: ``lu:1@liji-zhengyi``, and for a
+        witness's reading ``lu:1@notes.txt~一本``."""
         base = f"{self.tradition.slug}:{self.diagram}"
         if self.edition:
-            return f"{base}@{self.edition}"
-        if self.filename:
-            return f"{base}@{self.filename}"
-        return base
+            base = f"{base}@{self.edition}"
+        elif self.filename:
+            base = f"{base}@{self.filename}"
+        return base if self.witness is None else f"{base}~{self.witness}"
+
+    def variant(self, witness: str) -> "Pattern | None":
+        """The reading of *witness* (一本, 宋本 …) given in this pattern's notes, if any."""
+        return next((v for v in self.variants if v.witness == witness), None)
 
     def notation(self, rite: Rite = Rite.SHE, marker: bool = True) -> str:
         """The strokes as normalised glyphs, with 半 in place when *marker*.
@@ -275,4 +319,17 @@ class Pattern:
                 "half": {"鼙": half[Drum.SMALL], "鼓": half[Drum.BIG]},
             },
             "file": self.filename,
+            "witness": self.witness,
+            "notes": [n.to_json() for n in self.notes],
+            "variants": [v._variant_json() for v in self.variants],
+            "unread": [n.to_json() for n in self.unread],
         }
+
+    def _variant_json(self) -> dict:
+        """This witness's reading as an entry of its pattern's ``variants``."""
+        first = self.notes[0].to_json() if self.notes else {"note": None, "line": None,
+                                                            "column": None}
+        return {"witness": self.witness, "id": self.id,
+                "before": "".join(s.glyph for s in self.before),
+                "after": "".join(s.glyph for s in self.half),
+                **first, "notes": [n.to_json() for n in self.notes]}

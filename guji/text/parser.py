@@ -17,11 +17,13 @@ tokens (:func:`build_pattern`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from ..errors import Location, NotationError, describe_char, escape_controls
 from .lexer import Kind, SourceText, Token, tokenize
 from .notation import LOOKALIKES, ROUND, Pattern, Stroke, Tradition
+from .witnesses import notes_of, variants_of
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,11 @@ def error_at(src: SourceText, message: str, offset: int) -> NotationError:
 
 def build_pattern(src: SourceText, run_tokens: list[Token], tradition: Tradition,
                   diagram: int, edition: str | None,
-                  label: Token | None) -> Pattern:
+                  label: Token | None, notes: Sequence[Token] = ()) -> Pattern:
     """The :class:`Pattern` of *run_tokens* (strokes and exactly one 半,
-    already checked), with the source lines it spans and where its *label*
-    stands."""
+    already checked), with the source lines it spans, where its *label*
+    stands, and the witnesses' readings in its *notes* (the note tokens
+    inside it and right after its last stroke: :mod:`guji.text.witnesses`)."""
     strokes: list[Stroke] = []
     half_start = -1
     half_loc: Location | None = None
@@ -81,9 +84,14 @@ def build_pattern(src: SourceText, run_tokens: list[Token], tradition: Tradition
     assert half_loc is not None
     first, last = strokes[0].location.line, strokes[-1].location.line
     lines = tuple((n, src.line_text(n)) for n in range(first, last + 1))
-    return Pattern(tradition, diagram, tuple(strokes), half_start, half_loc,
-                   edition=edition, filename=src.filename, lines=lines,
-                   label_location=label.location if label else None)
+    pattern = Pattern(tradition, diagram, tuple(strokes), half_start, half_loc,
+                      edition=edition, filename=src.filename, lines=lines,
+                      label_location=label.location if label else None)
+    if not notes:
+        return pattern
+    offsets = [s.location.offset for s in strokes]
+    variants, unread = variants_of(pattern, notes_of(offsets, notes), src)
+    return replace(pattern, variants=variants, unread=unread)
 
 
 def lookalike(text: str) -> str | None:
@@ -132,7 +140,9 @@ def parse(text: str, tradition: Tradition | str | None = None, diagram: int = 1,
     ----------
     text:
         A pattern such as ``"魯鼓 ○□○○□□○○半○□○○□○○○○□○□○"``. White space,
-        punctuation, markup and bracketed notes are skipped; one score label
+        punctuation, markup and bracketed notes are skipped (variant notes
+        inside the pattern or right after it are read as other witnesses'
+        readings: :attr:`Pattern.variants`); one score label
         (魯鼓, 薛鼓 and variants) may stand before or after the strokes, and a
         heading (鼓, 記鼓) before them.
     tradition:
@@ -157,7 +167,22 @@ def parse(text: str, tradition: Tradition | str | None = None, diagram: int = 1,
     if not any(t.kind is Kind.STROKE for t in run):
         raise error_at(src, "no drum strokes (○ or □) found", run[0].offset)
     _check_run(src, run)
-    return build_pattern(src, run, _tradition(src, run, label, given), diagram, edition, label)
+    return build_pattern(src, run, _tradition(src, run, label, given), diagram, edition, label,
+                         _notes_of_run(tokens, run))
+
+
+def _notes_of_run(tokens: list[Token], run: list[Token]) -> list[Token]:
+    """The note tokens inside *run* and right after its last token (before
+    anything else)."""
+    notes = []
+    for tok in tokens:
+        if tok.offset <= run[0].offset:
+            continue
+        if tok.kind is Kind.NOTE:
+            notes.append(tok)
+        elif tok.offset > run[-1].offset:
+            break
+    return notes
 
 
 #: The tokens of a pattern's run: strokes and 半, and symbols (kept to be checked).

@@ -29,6 +29,12 @@ refuses or reports the rest.
   read before it: labels before), and where they do not, nothing is guessed:
   a notice names both readings. Punctuation never decides.
 * **Diagram numbers follow the text**, per score.
+* **Variant notes are readings.** The notes inside a pattern and right after
+  its last stroke that give another witness's reading (``(一本作○)``) become
+  that witness's whole reading (:attr:`Pattern.variants
+  <guji.text.notation.Pattern.variants>`, :mod:`guji.text.witnesses`); a
+  note with strokes that cannot be read is listed (:attr:`Pattern.unread
+  <guji.text.notation.Pattern.unread>`) and a notice says why.
 
 The caller can force one side with ``labels="after"`` or ``"before"``.
 """
@@ -105,8 +111,12 @@ def _number(src: SourceText, assigned: list[tuple[Segment, Token]], edition: str
     patterns: list[Pattern] = []
     for seg, label in assigned:
         counters[label.tradition] += 1
-        patterns.append(build_pattern(src, seg.tokens, label.tradition,
-                                      counters[label.tradition], edition, label))
+        pattern = build_pattern(src, seg.tokens, label.tradition, counters[label.tradition],
+                                edition, label, seg.notes + seg.trailing)
+        for note in pattern.unread:
+            notice(f"{pattern.tradition.label} (diagram {pattern.diagram}): variant note not "
+                   f"read: {note.reason}", note.location.offset)
+        patterns.append(pattern)
     many = [t for t, n in counters.items() if n > 2]
     if many:
         notice(f"{' and '.join(t.label for t in many)}: more than the chapter's two diagrams "

@@ -4,7 +4,10 @@
 :class:`Segment` is a stretch of strokes and 半 with only ignorable text
 (white space, punctuation, markup, notes) between them; every other token
 (prose, a label, a heading, a symbol, an unclosed bracket) is a piece of its
-own. Notes between segments are dropped: they are commentary. The typo check
+own. A segment keeps the notes inside it and those right after its last
+stroke (before the next piece): they may be variant notes
+(:mod:`guji.text.notes`). Other notes between segments are commentary and
+are dropped. The typo check
 (:mod:`guji.text.typos`) and the attachment of labels
 (:mod:`guji.text.labels`) both read the pieces.
 """
@@ -18,10 +21,15 @@ from .lexer import Kind, Token
 
 @dataclass
 class Segment:
-    """Strokes and 半 with only ignorable text (and notes) between them."""
+    """Strokes and 半 with only ignorable text (and notes) between them.
+
+    ``notes`` are the note tokens between its strokes; ``trailing`` those
+    right after its last stroke or 半, before the next piece of the text.
+    """
 
     tokens: list[Token]
     notes: list[Token] = field(default_factory=list)
+    trailing: list[Token] = field(default_factory=list)
 
     @property
     def strokes(self) -> list[Token]:
@@ -58,11 +66,17 @@ Piece = "Segment | Token"
 
 
 def pieces_of(tokens: list[Token]) -> list:
-    """Tokens → segments and the tokens between them (notes between
-    segments dropped: they are commentary). A 半 glued to prose on both sides
-    is a word (取半以下, 要縫半下), not the marker: it counts as prose."""
+    """Tokens → segments and the tokens between them (notes right after a
+    segment are its ``trailing`` notes; other notes between segments are
+    dropped: they are commentary). A 半 glued to prose on both sides is a
+    word (取半以下, 要縫半下), not the marker: it counts as prose."""
     pieces: list = []
     pending: list[Token] = []
+
+    def close() -> None:
+        if pending and pieces and isinstance(pieces[-1], Segment):
+            pieces[-1].trailing = list(pending)
+
     for k, tok in enumerate(tokens):
         if tok.kind is Kind.HALF and _prose_half(tokens, k):
             tok = Token(Kind.TEXT, tok.text, tok.location)
@@ -76,8 +90,10 @@ def pieces_of(tokens: list[Token]) -> list:
         elif tok.kind is Kind.NOTE:
             pending.append(tok)
         else:
+            close()
             pieces.append(tok)
             pending = []
+    close()
     return pieces
 
 

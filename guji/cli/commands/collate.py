@@ -1,10 +1,14 @@
-"""``guji collate``: every edition's reading of each pattern, aligned and checked."""
+"""``guji collate [FILE…]``: every edition's reading of each pattern, aligned, grouped, checked."""
 
 from __future__ import annotations
 
-from ...text.collate import collate
+import sys
+
+from ...errors import display_width
+from ...text.collate import Collation, collate
+from ...text.corpus import texts
 from ...text.notation import HALF
-from ._common import add_json_option, print_json
+from ._common import add_input_options, add_json_option, print_json
 
 GAP = "·"        # same (ambiguous) width class as ○ and □, so columns line up
 DIFF = "↑"
@@ -12,48 +16,88 @@ HALF_GAP = "\u3000"   # as wide as 半
 
 
 def register(sub) -> None:
-    p = sub.add_parser("collate", help="align every edition's reading of each pattern",
-                       description="Align every shipped edition's reading of each of the four "
-                                   "patterns stroke by stroke, mark the differences, and hold "
-                                   "each reading's counts of 鼙 and 鼓 against the commentators' "
-                                   "claims (徐伯鲁, in 礼经本义), flagging mismatches.")
+    p = sub.add_parser("collate", help="align, group and check every edition's reading of "
+                                       "each pattern",
+                       description="Collate the four patterns over the shipped editions and "
+                                   "any text files given (each file an edition named by its "
+                                   "file's stem): the readings aligned stroke by stroke, with "
+                                   "the witnesses of their variant notes as readings of their "
+                                   "own (yishu~一本); the agreement groups (who shares which "
+                                   "whole reading, largest first, the others' differences in "
+                                   "words); and every reading's counts of 鼙 and 鼓 held "
+                                   "against every count claim any of the texts states "
+                                   "(徐伯鲁's, in 礼经本义, among them).",
+                       epilog="Examples: guji collate; guji collate yishu.txt jishuo.txt; "
+                              "guji collate --only a.txt b.txt --json")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="text files to collate, each an edition named by its file's stem")
+    p.add_argument("--only", action="store_true",
+                   help="collate only the files given, not the shipped editions")
+    add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    results = collate()
+    corpus = texts(args.files, args.only, args.encoding, args.labels)
+    for text in corpus:
+        for notice in text.notices:
+            print(f"guji: {notice}", file=sys.stderr)
+    results = collate(corpus)
+    unplaced = [c for t in corpus for c in t.claims if c.diagram is None]
+    for c in unplaced:
+        print(f"guji: {c.filename or c.source}:{c.location}: warning: count claim "
+              f"{c.claim.text.replace(chr(10), '⏎')} names no "
+              "diagram and follows no pattern of its score: not checked", file=sys.stderr)
     if args.json:
         print_json([c.to_json() for c in results])
         return 0
+    for c in results:
+        _print_collation(c)
+        print()
     n_variants = sum(len(c.variants) for c in results)
     n_mismatch = sum(len(c.mismatches) for c in results)
-    for c in results:
-        width = max(len(ed) for ed in c.readings)
-        half_cols = _half_cols(c)
-        print(f"{c.tradition.label}, diagram {c.diagram}  (base: {c.base})")
-        for ed, row in c.columns.items():
-            cells = [cell or (HALF_GAP if i in half_cols else GAP) for i, cell in enumerate(row)]
-            print(f"  {ed:<{width}}  {''.join(cells)}")
-        if c.variants:
-            diff_cols = {v.column for v in c.variants}
-            marks = [(DIFF if i in diff_cols else (HALF_GAP if i in half_cols else " "))
-                     for i in range(len(next(iter(c.columns.values()))))]
-            print(f"  {'':<{width}}  {''.join(marks).rstrip()}")
-            for v in c.variants:
-                print(f"  variant: {v.describe(c.base)}")
-        else:
-            print("  no variant readings")
-        if c.claim is not None:
-            cl = c.claim.counts
-            print(f"  {c.claim.commentator} counts: half 鼙 {cl['half']['鼙']} 鼓 {cl['half']['鼓']}, "
-                  f"whole 鼙 {cl['whole']['鼙']} 鼓 {cl['whole']['鼓']}"
-                  + (f"  ({c.claim.note})" if c.claim.note else ""))
-            for m in c.mismatches:
-                print(f"  MISMATCH {m.describe()}")
-        print()
     print(f"{n_variants} variant readings, {n_mismatch} count mismatches")
     return 0
+
+
+def _print_collation(c: Collation) -> None:
+    width = max(display_width(ed) for ed in c.readings)
+    half_cols = _half_cols(c)
+    print(f"{c.tradition.label}, diagram {c.diagram}  (base: {c.base})")
+    for ed, row in c.columns.items():
+        cells = [cell or (HALF_GAP if i in half_cols else GAP) for i, cell in enumerate(row)]
+        print(f"  {ed}{' ' * (width - display_width(ed))}  {''.join(cells)}")
+    if c.variants:
+        diff_cols = {v.column for v in c.variants}
+        marks = [(DIFF if i in diff_cols else (HALF_GAP if i in half_cols else " "))
+                 for i in range(len(next(iter(c.columns.values()))))]
+        print(f"  {'':<{width}}  {''.join(marks).rstrip()}")
+        for v in c.variants:
+            print(f"  variant: {v.describe(c.base)}")
+    else:
+        print("  no variant readings")
+    print("  agreement:")
+    for n, g in enumerate(c.groups, 1):
+        said = f": {'; '.join(g.differences)}" if g.differences else ""
+        print(f"    {n}. {', '.join(g.editions)} ({len(g.editions)}){said}")
+    _print_claims(c)
+
+
+def _print_claims(c: Collation) -> None:
+    """Each claiming text's counts for this pattern, then the mismatches."""
+    sources: dict[str, list] = {}
+    for claim in c.claims:
+        sources.setdefault(claim.source, []).append(claim)
+    for source, claims in sources.items():
+        counts = ", ".join(f"{cl.claim.part} {cl.claim.drum.value} {cl.claim.count}"
+                           for cl in claims)
+        print(f"  claims of {source} ({claims[0].location}): {counts}")
+        for cl in claims:
+            if cl.doubt is not None:
+                print(f"    {cl.doubt.reason}")
+    for m in c.mismatches:
+        print(f"  MISMATCH {m.describe()}")
 
 
 def _half_cols(c) -> set[int]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from ...text.notation import HALF
 from ...text.scan import scan
 from ...text.encoding import read_text
 from ._common import add_input_options, add_json_option, print_json
@@ -36,8 +35,12 @@ def run(args) -> int:
     n = len(result.patterns)
     print(f"{name}: {n} pattern{'' if n == 1 else 's'} ({encoding})")
     for p in result.patterns:
-        before = "".join(s.glyph for s in p.before)
-        after = "".join(s.glyph for s in p.half)
         print(f"  {p.tradition.slug}:{p.diagram}  {p.tradition.label}  "
-              f"{p.location.line}:{p.location.column}  {before}{HALF}{after}")
+              f"{p.location.line}:{p.location.column}  {p.notation()}")
+        for v in p.variants:
+            note = v.notes[0]
+            print(f"    ~{v.witness}  {v.notation()}  (note {note.text.replace(chr(10), '⏎')} "
+                  f"at {note.location})")
+        for n in p.unread:
+            print(f"    note {n.text.replace(chr(10), '⏎')} at {n.location}: not read")
     return 0

@@ -56,4 +56,18 @@ def run(args) -> int:
             print(f"          {src['title_en']}")
         else:
             print(f"  source: {src['file'] or '<text>'} {src['line']}:{src['column']}")
+        _print_apparatus(pat)
     return 0
+
+
+def _print_apparatus(pat) -> None:
+    """A witness's notes; a pattern's witnesses and the notes not read."""
+    for note in pat.notes:
+        print(f"  reading of {pat.witness}, from the note {note.text.replace(chr(10), '⏎')} "
+              f"at {note.location}")
+    for v in pat.variants:
+        print(f"  in its notes: {v.id}  {v.notation()}")
+    if pat.unread:
+        n = len(pat.unread)
+        print(f"  {n} note{'s' if n > 1 else ''} with strokes not read as a variant "
+              f"(first at {pat.unread[0].location}; guji scan says why)")

@@ -1,0 +1,61 @@
+"""``guji claims FILE``: the stroke counts a text states, held against its own reading."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ...text.corpus import file_text, shipped_text
+from ...text.editions import editions
+from ._common import add_input_options, add_json_option, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("claims", help="the stroke counts a text's commentary states, checked "
+                                      "against its own diagrams",
+                       description="Read the count claims a text states near its diagrams "
+                                   "(徐伯鲁: 前图鼙声七鼔声五此鲁鼓之半也…; or 魯則圜十三方十…: "
+                                   "圜 round = 鼙, 方 square = 鼓; 上/前 the first diagram, 此/後 "
+                                   "the second; 半 the half, 全 the whole) and hold each against "
+                                   "the text's own reading of that pattern. Counts no score "
+                                   "names are warned about on stderr.",
+                       epilog="Examples: guji claims chapter.txt; guji claims lijing-benyi --json")
+    p.add_argument("file", metavar="FILE",
+                   help="a text file (or a shipped edition's slug, e.g. lijing-benyi)")
+    add_input_options(p)
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    slugs = {e.slug for e in editions()}
+    if args.file in slugs and not os.path.exists(args.file):
+        text = shipped_text(args.file)
+    else:
+        text = file_text(args.file, args.encoding, args.labels)
+    for notice in text.notices:
+        print(f"guji: {notice}", file=sys.stderr)
+    if args.json:
+        print_json([c.to_json() for c in text.claims])
+        return 0
+    agree = sum(1 for c in text.claims if c.agrees)
+    differ = sum(1 for c in text.claims if c.agrees is False)
+    uncounted = len(text.claims) - agree - differ
+    said = f"{agree} agree with its reading, {differ} do not"
+    if uncounted:
+        said += f"; {uncounted} not counted: no pattern of theirs in the text"
+    print(f"{args.file}: {len(text.claims)} count claim{'' if len(text.claims) == 1 else 's'}"
+          + (f" ({said})" if text.claims else ""))
+    for c in text.claims:
+        cl = c.claim
+        diagram = "?" if c.diagram is None else str(c.diagram) + ("" if c.diagram_stated else "*")
+        verdict = {True: "agrees", False: "DIFFERS", None: "(no pattern)"}[c.agrees]
+        counted = "-" if c.counted is None else str(c.counted)
+        print(f"  {cl.tradition.label} {diagram:<2} {cl.part:<5} {cl.drum.value} {cl.count:>2}"
+              f"  counted {counted:>2}  {verdict:<12} {c.location}  "
+              + cl.text.replace("\n", "⏎"))
+        if c.doubt is not None:
+            print(f"      {c.doubt.reason}")
+    if any(not c.diagram_stated and c.diagram is not None for c in text.claims):
+        print("  * the text names no diagram: the one the claim follows")
+    return 0

@@ -22,7 +22,7 @@ from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFA
                      GM_PERCUSSION, check_ticks_per_beat, default_filename, write_midi)
 from ...timing.layout import perform
 from ...timing.performance import Voice
-from ._audio import add_sequence_options, performance_from_args
+from ._audio import add_mute_options, add_sequence_options, mute_from_args, performance_from_args
 from ._common import add_input_options, add_timing_options, checked, load_patterns, timing_from_args
 
 
@@ -147,6 +147,7 @@ def register(subparsers) -> None:
                         "gets one file per pattern, named from its id (lu-1-liji-zhengyi.mid)")
     add_timing_options(p)
     add_sequence_options(p)
+    add_mute_options(p)
     add_midi_options(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -177,8 +178,10 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageError(f"{out}: cannot create the directory: {e.strerror or e}") from None
         timing = timing_from_args(args)
+        muted, ghost = mute_from_args(args)
         for pattern, name in zip(patterns, names):
-            print(write_midi(directory / name, perform(pattern, timing), **options))
+            one = perform(pattern, timing).muting(muted, ghost=ghost)
+            print(write_midi(directory / name, one, **options))
     else:
         print(write_midi(out, performance_from_args(patterns, args), **options))
     return 0

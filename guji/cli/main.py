@@ -18,7 +18,7 @@ from ..errors import GujiError, NotationError
 from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
-COMMANDS = ("demo", "list", "show", "scan", "collate", "glyphs", "midi", "render", "play",
+COMMANDS = ("demo", "list", "show", "scan", "collate", "glyphs", "midi", "sheet", "render", "play",
             "devices", "diff", "compare", "draw", "page")
 
 

@@ -168,6 +168,12 @@ def _written(sheet: Sheet, k: int) -> list[Note]:
     return [n for m in sheet.measures if not m.rests(k) for n in m.notes[k]]
 
 
+def _width_mm(text: str) -> float:
+    """About how wide *text* is as a staff name (measured on LilyPond's pages:
+    a CJK character 4 mm, another 1.8 mm): the margin the names need."""
+    return sum(4.0 if ord(ch) >= 0x2E80 else 1.8 for ch in text)
+
+
 def _score(sheet: Sheet, glyphs: str) -> list[str]:
     """The ``\\score``: each staff with its voice and lyrics, and the layout."""
     out = ["\\score {", "  <<"]
@@ -185,7 +191,10 @@ def _score(sheet: Sheet, glyphs: str) -> list[str]:
                        f'\\lyricsto "voice{n}" \\glyphs{n}')
         elif glyphs == "below":
             out.append(f'    \\new Lyrics \\lyricsto "voice{n}" \\glyphs{n}')
-    out += ["  >>", "  \\layout {", "    short-indent = 12\\mm", "    \\context { \\Score",
+    indent = max(15.0, max(_width_mm(line) for st in sheet.staves for line in st.lines) + 4)
+    short = max(_width_mm(st.short) for st in sheet.staves) + 4
+    out += ["  >>", "  \\layout {", f"    indent = {indent:.0f}\\mm",
+            f"    short-indent = {short:.0f}\\mm", "    \\context { \\Score",
             "      \\override RehearsalMark.self-alignment-X = #LEFT",
             "      \\override RehearsalMark.font-series = #'medium", "    }",
             "    \\context { \\Lyrics", "      \\override LyricSpace.minimum-distance = #1.2",

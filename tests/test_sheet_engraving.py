@@ -173,3 +173,21 @@ def test_guji_sheet_writes_svg_and_pdf(tmp_path, capsys):
         assert capsys.readouterr().out.startswith(f"wrote {out} (3 bars, 23 strokes")
     assert (tmp_path / "lu.pdf").read_bytes()[:5] == b"%PDF-"
     assert ET.parse(tmp_path / "lu.svg").getroot().tag.endswith("svg")
+
+
+def test_musescore_imports_the_midi_file_with_the_sheets_bars(tmp_path):
+    """The same bar lines in MIDI and sheet, as MuseScore 3 sees the MIDI file:
+    its bars are the sheet's bars played out (the ring bar, empty, it drops;
+    the short count-in bar it reads as a pick-up: its length counts)."""
+    from guji.midi import write_midi
+    perf = EXAMPLES["lu-xue-in-turn"]()
+    sheet = sheet_of(perf)
+    midi = write_midi(tmp_path / "lu-xue.mid", perf)
+    export = tmp_path / "from-midi.musicxml"
+    done = mscore(["-o", str(export), str(midi)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    part = music21.converter.parse(export).parts[0]
+    measures = [m.duration.quarterLength for m in part.getElementsByClass(music21.stream.Measure)]
+    played = [m.beats for m in sheet.played()]
+    assert measures[:len(played)] == played
+    assert measures[len(played):] in ([], [4])          # the ring bar, if kept

@@ -53,6 +53,9 @@ SHARED_STAFF = Staff("鼙 鼓", "Drums (pi 鼙, gu 鼓)")
 #: The rehearsal mark at 半.
 HALF_MARK = "半"
 
+#: A click: the count-in, or a muted drum's ghost stroke.
+CLICK = Note(Voice.CLICK)
+
 
 def sheet_of(performance: Performance, *, instruments: Instruments = Instruments(),
              title: str | None = None) -> Sheet:
@@ -73,7 +76,8 @@ def sheet_of(performance: Performance, *, instruments: Instruments = Instruments
              for k, staff in enumerate(staves)]
     timing_bars = bars(performance)
     raw = [_measure(bar, lines) for bar in timing_bars]
-    folds = runs([(m.beats, m.notes, m.rehearsal) for m in raw],
+    kinds: dict[tuple, int] = {}       # what a bar sounds like, as a small number
+    folds = runs([kinds.setdefault((m.beats, m.notes, m.rehearsal), len(kinds)) for m in raw],
                  [any(w is not None for w in m.words) for m in raw])
     measures = _bar_lines(_folded(raw, folds))
     return Sheet(escape_controls(title) if title else title_of(performance), staves,
@@ -113,25 +117,23 @@ class _Line:
 
     def __init__(self, parts: list[Part], *, named: bool):
         self.parts = sorted(parts, key=lambda p: p.step)
-        self.starts = [p.step for p in self.parts]
         self.named = named
-        self.cache: dict[tuple[Voice, str], Note] = {}
+        self.starts = [p.step for p in self.parts]
+        # (end step, first stroke's step, the notes of one pass) of each part
+        self.spans = [(p.end_step, p.step + p.score.count_in, _pass_notes(p))
+                      for p in self.parts]
 
     def note(self, step: int) -> Note:
         """What the staff plays at grid *step*."""
         k = bisect.bisect_right(self.starts, step) - 1
-        if k < 0 or step >= self.parts[k].end_step:
+        if k < 0:
             return REST
-        part = self.parts[k]
-        index = step - part.step
-        voice = part.voice_at(index)
-        if voice is None:
+        end, first, notes = self.spans[k]
+        if step >= end:
             return REST
-        glyph = ""
-        if voice in DRUMS:
-            score = part.score
-            glyph = score.played[(index - score.count_in) % score.per_pass].raw
-        return self.cache.setdefault((voice, glyph), Note(voice, escape_controls(glyph)))
+        if step < first:
+            return CLICK
+        return notes[(step - first) % len(notes)]
 
     def words(self, bar: Bar) -> str | None:
         """A part's name over the bar where its first stroke sounds, unless
@@ -142,6 +144,21 @@ class _Line:
             if part.step + part.score.count_in == bar.step:
                 return escape_controls(part.name)
         return None
+
+
+def _pass_notes(part: Part) -> tuple[Note, ...]:
+    """The notes of one pass of *part*: each stroke with its source glyph, a
+    muted one a rest or (ghost) a click (:meth:`Part.pass_voices
+    <guji.timing.performance.Part.pass_voices>`)."""
+    made: dict[tuple, Note] = {}
+    out = []
+    for voice, stroke in zip(part.pass_voices(), part.score.played):
+        if voice in DRUMS:
+            key = (voice, stroke.raw)
+            out.append(made.setdefault(key, Note(voice, escape_controls(stroke.raw))))
+        else:
+            out.append(CLICK if voice is Voice.CLICK else REST)
+    return tuple(out)
 
 
 def _measure(bar: Bar, lines: list[_Line]) -> Measure:

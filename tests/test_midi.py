@@ -19,7 +19,6 @@ from __future__ import annotations
 import doctest
 import math
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,8 +41,10 @@ from guji.text.names import part_name
 
 try:
     import onsets   # tests/ is on sys.path when test modules are imported by basename
+    from tools import require, under_ci
 except ModuleNotFoundError:  # pragma: no cover - tests/ made a package
     from tests import onsets
+    from tests.tools import require, under_ci
 
 PATTERNS = all_patterns()
 GUJI = [str(Path(sys.executable).with_name("guji"))]
@@ -540,10 +541,10 @@ def test_help_documents_every_option(capsys):
 def render(midi_path: Path, wav_path: Path):
     """Play *midi_path* through FluidSynth into a WAV file; return (samples, rate)."""
     import soundfile as sf
-    if shutil.which("fluidsynth") is None:
-        pytest.skip("fluidsynth is not installed (apt-get install fluidsynth; .ci/run does)")
+    require("fluidsynth")               # under CI a missing program fails the test
     if not SOUNDFONT.exists():
-        pytest.skip(f"{SOUNDFONT} is missing (apt-get install timgm6mb-soundfont; .ci/run does)")
+        message = f"{SOUNDFONT} is missing (apt-get install timgm6mb-soundfont; .ci/run does)"
+        pytest.fail(message) if under_ci() else pytest.skip(message)
     subprocess.run(["fluidsynth", "-ni", "-q", "-r", "48000", "-F", str(wav_path), str(SOUNDFONT),
                     str(midi_path)], check=True, capture_output=True, timeout=120)
     samples, rate = sf.read(wav_path)

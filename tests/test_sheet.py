@@ -399,3 +399,17 @@ def test_names_from_a_users_file_cannot_break_the_xml(tmp_path):
     out = write_sheet(tmp_path / "n.musicxml", perf)
     assert "U+001B" in out.read_text(encoding="utf-8")
     assert len(list(music21.converter.parse(out).recurse().notes)) == 3
+
+
+def test_help_documents_every_option(capsys):
+    for command in ("sheet", "midi", "render", "play"):
+        assert run([command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())
+        for option in ("--mute", "--solo", "--ghost", "--stack", "--gap", "--repeat",
+                       "--count-in", "--rite"):
+            assert option in text, (command, option)
+    assert run(["sheet", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for word in ("--glyphs", "--title", "--map", ".musicxml", ".mxl", ".ly", ".svg", ".pdf",
+                 "verovio", "LilyPond", "間若一", "半"):
+        assert word in text, word

@@ -132,9 +132,12 @@ def register(subparsers) -> None:
         "midi", help="write Standard MIDI files of the scores",
         description="Write the patterns as a Standard MIDI file (type 1) that any DAW, notation "
                     "program or hardware player opens: a conductor track (tempo, title, "
-                    "provenance, markers at each pass and at 半) and, for each pattern, one track "
-                    "per drum (鼙, 鼓) on General MIDI percussion channel 10, plus a click track "
-                    "for a count-in. Each stroke is one quarter note (the tempo is the interval "
+                    "provenance, markers at each pass and at 半, a time signature on the bar "
+                    "lines of the sheet music: the count-in, each pass, 半, the gaps) and, for "
+                    "each pattern, one track per drum (鼙, 鼓) on General MIDI percussion "
+                    "channel 10, named Latin first (Lu gu 魯鼓 1 liji-zhengyi - pi 鼙), plus a "
+                    "click track for a count-in. The file ends on the bar line of a bar of rest "
+                    "(at least 2 s) for the ring. Each stroke is one quarter note (the tempo is the interval "
                     "between strokes, 間若一). Several ids: one file with a track set per "
                     "pattern, or one file each with -o DIR/.",
         epilog="Examples: guji midi lu -o lu.mid; guji midi lu:1 xue:1 --rite she --bpm 90 "

@@ -136,11 +136,13 @@ def _header(root: ET.Element, sheet: Sheet) -> None:
 
 
 def _credits(root: ET.Element, sheet: Sheet) -> None:
-    """Title and subtitle centred at the top of page 1, the sources at the left.
+    """Title and subtitle centred at the top of page 1, the sources at the left
+    under them.
 
-    The subtitle is a second run of the title's credit and the sources one
-    credit of several lines: MuseScore 3 lays separate credits on top of one
-    another (it ignores their ``default-y``).
+    The subtitle is a second run of the title's credit, and the sources one
+    credit of several lines standing on its ``default-y`` (``valign`` bottom):
+    MuseScore 3 sets a left credit's last line there whatever its ``valign``,
+    and lets a taller one grow upwards over the subtitle.
     """
     credit = _sub(root, "credit", page="1")
     _sub(credit, "credit-type", "title")
@@ -150,9 +152,10 @@ def _credits(root: ET.Element, sheet: Sheet) -> None:
         _sub(credit, "credit-words", "\n" + sheet.subtitle, font_size="12")
     if sheet.credits:
         credit = _sub(root, "credit", page="1")
+        # under the title (20 pt) and subtitle (12 pt), lines of 8 pt: 20 tenths each
+        bottom = PAGE_HEIGHT - MARGIN - (80 if sheet.subtitle else 55) - 20 * len(sheet.credits)
         _sub(credit, "credit-words", "\n".join(sheet.credits), default_x=MARGIN,
-             default_y=PAGE_HEIGHT - MARGIN - (110 if sheet.subtitle else 70),
-             justify="left", valign="top", font_size="8")
+             default_y=bottom, justify="left", valign="bottom", font_size="8")
 
 
 def _part_list(root: ET.Element, sheet: Sheet) -> None:

@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import mido
-import numpy as np
 import pretty_midi
 import pytest
 
@@ -23,7 +22,7 @@ from guji.text.editions import load
 from guji.text.notation import Rite
 from guji.timing.bars import bars
 from guji.timing.layout import lay_out
-from guji.timing.performance import Part, Performance, Timing, Voice
+from guji.timing.performance import Part, Timing, Voice
 from guji.timing.score import Score
 
 try:

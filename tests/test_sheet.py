@@ -11,7 +11,6 @@ import sys
 import xml.etree.ElementTree as ET
 import zipfile
 
-import mido
 import music21
 import pytest
 

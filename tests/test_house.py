@@ -6,7 +6,7 @@ Facts about ``guji/`` read from its source (no import of guji):
   :data:`MAX_FUNCTION_LINES` (docstrings included);
 * no import cycle between modules (imports inside functions count too);
 * nothing outside ``guji/cli/`` imports the command line;
-* the stages import one way: text → timing → midi, sound, views → cli
+* the stages import one way: text → timing → midi, sound, views, sheet → cli
   (:data:`LAYERS`).
 
 Run as a script to print the figures::
@@ -32,7 +32,9 @@ LAYERS = {
     "midi": {"text", "timing"},
     "sound": {"text", "timing"},
     "views": {"text", "timing", "sound", "midi"},
-    "cli": {"text", "timing", "midi", "sound", "views"},
+    # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
+    "sheet": {"text", "timing", "midi"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet"},
 }
 
 

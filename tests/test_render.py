@@ -510,3 +510,38 @@ def test_a_block_that_recurs_is_made_once_and_is_the_same_samples(lu):
     assert np.array_equal(np.concatenate(blocks), odd)
     # off the sample grid (0.6001 s is 28,804.8 samples) blocks are not remembered
     assert Mix(Score(lu, Rite.TOUHU, 0.6001), rate=48000).step_frames() is None
+
+
+# -- minus-one ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv,sounding,kept", [
+    (["--mute", "鼓"], "○", "○"),
+    (["--solo", "鼓"], "□", "□"),
+    (["--mute", "鼓", "--ghost", "click"], "○□", "○"),
+])
+def test_a_muted_drum_is_silent_in_the_audio(tmp_path, capsys, argv, sounding, kept):
+    """`guji render --mute 鼓`: the audio's onsets are exactly the ○ strokes'
+    (with ghost clicks, every stroke's: the □ ones as clicks)."""
+    try:
+        import onsets
+    except ModuleNotFoundError:  # pragma: no cover - tests/ made a package
+        from tests import onsets
+    out = tmp_path / "m.wav"
+    assert main(["render", "lu", "--rite", "she", "--repeat", "2", *argv, "-o", str(out)]) == 0
+    glyphs = [s.glyph for s in load("lu").strokes] * 2
+    # the drum strokes that sound are counted (ghost clicks are not strokes)
+    assert f"; {glyphs.count(kept)} strokes;" in capsys.readouterr().out
+    samples, rate = sf.read(out)
+    found = onsets.detect_onsets(samples, rate)
+    want = [i * 0.6 for i, g in enumerate(glyphs) if g in sounding]
+    match = onsets.match_onsets(want, found, tolerance=0.002)
+    assert match.ok, match.summary()
+
+
+def test_a_muted_part_keeps_its_place_and_length(lu):
+    from guji.timing.layout import lay_out
+    whole = lay_out([lu])
+    muted = whole.muting("鼙")
+    a, b = Mix(whole), Mix(muted)
+    assert a.frames == b.frames
+    assert Mix(whole.muting(["鼙", "鼓"])).peaks == (0.0, 0.0)

@@ -330,3 +330,38 @@ def test_property_time_is_exact_and_monotonic(interval, start, index):
 def test_property_bad_intervals_are_refused(value):
     with pytest.raises(UsageError):
         check_interval(value)
+
+
+# -- minus-one (Part.muted) ---------------------------------------------------------------
+
+def test_a_part_leaves_a_drum_out_or_makes_it_a_click():
+    from guji.timing.layout import lay_out
+    from guji.timing.performance import Timing, Voice
+    lu = load("lu:1")
+    perf = lay_out([lu, load("xue:1")], Timing(Rite.SHE, count_in=2))
+    muted = perf.muting("□")
+    first = muted.parts[0]
+    assert first.muted == frozenset({Voice.BIG}) and not first.ghost
+    voices = [first.voice_at(i) for i in range(len(first.score))]
+    assert voices[:2] == [Voice.CLICK, Voice.CLICK]          # the count-in stays
+    assert voices[2:] == [Voice.SMALL if s.glyph == "○" else None for s in lu.strokes]
+    ghost = perf.muting("gu", ghost=True).parts[0]
+    assert [ghost.voice_at(i) for i in range(2, len(ghost.score))] == \
+        [Voice.SMALL if s.glyph == "○" else Voice.CLICK for s in lu.strokes]
+    # the layout is the same; only what sounds changes
+    assert [(p.step, p.end_step) for p in muted.parts] == [(p.step, p.end_step) for p in perf.parts]
+    assert muted.stroke_count == sum(s.glyph == "○" for p in perf.parts
+                                     for s in p.score.pattern.strokes)
+    assert muted.later(3).parts[1].muted == frozenset({Voice.BIG})
+    assert perf.muting(()) is perf
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda s: Part(s, "a", muted={"click"}), "only a drum can be muted"),
+    (lambda s: Part(s, "a", muted={"tom"}), "unknown voice"),
+    (lambda s: Part(s, "a", ghost=True), "mute 鼙 or 鼓 too"),
+    (lambda s: Performance((Part(s, "a"),)).muting((), ghost=True), "mute 鼙 or 鼓 too"),
+])
+def test_only_a_drum_can_be_muted(make, message):
+    with pytest.raises(UsageError, match=message):
+        make(Score(load("lu")))

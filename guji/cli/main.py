@@ -18,8 +18,8 @@ from ..errors import GujiError, NotationError
 from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
-COMMANDS = ("demo", "list", "show", "scan", "collate", "claims", "glyphs", "midi", "render", "play",
-            "devices", "diff", "compare", "draw", "page")
+COMMANDS = ("demo", "list", "show", "scan", "collate", "claims", "glyphs", "midi", "sheet", "render",
+            "play", "devices", "diff", "compare", "draw", "page")
 
 
 class ArgumentParser(argparse.ArgumentParser):

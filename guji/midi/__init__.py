@@ -10,6 +10,8 @@ One concept a module:
   velocities, the melodic mode's pitches, programs and channels;
 * :mod:`guji.midi.ticks` — time: the tempo (:func:`tempo_for`), seconds →
   ticks (:class:`TickGrid`), ticks → MIDI's delta times (:class:`TickTrack`);
+* :mod:`guji.midi.metre` — the bar lines (the sheet music's) as time
+  signatures, and the ring bar the file ends with: :func:`metre`;
 * :mod:`guji.midi.write` — building and saving: :func:`build_midi`,
   :func:`write_midi`, :func:`save_midi`;
 * :mod:`guji.midi.read` — reading back: :func:`read_midi` →
@@ -26,18 +28,23 @@ from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSIO
 from .read import MidiHit, MidiMarker, MidiReading, read_midi
 from .ticks import (DEFAULT_TICKS_PER_BEAT, MAX_TEMPO, TickGrid, TickTrack, check_tempo,
                     check_ticks_per_beat, tempo_for)
-from .tracks import CUE_TRACK, TRACK_SEPARATOR, split_track_name, track_name
+from .tracks import (CUE_TRACK, MARKER_SEPARATOR, TRACK_SEPARATOR, split_track_name, track_name,
+                     voice_label)
+from .metre import MAX_NUMERATOR, Metre, beats_per_step, metre
 from .write import PAD_SECONDS, build_midi, default_filename, save_midi, write_midi
 
 __all__ = [
     # tracks
-    "CUE_TRACK", "TRACK_SEPARATOR", "split_track_name", "track_name",
+    "CUE_TRACK", "MARKER_SEPARATOR", "TRACK_SEPARATOR", "split_track_name", "track_name",
+    "voice_label",
     # gm
     "DEFAULT_KEYS", "DEFAULT_PITCHES", "DEFAULT_VELOCITIES", "GM_PERCUSSION",
     "MELODIC_CHANNELS", "MELODIC_PROGRAMS", "PERCUSSION_CHANNEL", "PROGRAM_NAMES", "Voice",
     # ticks
     "DEFAULT_TICKS_PER_BEAT", "MAX_TEMPO", "TickGrid", "TickTrack", "check_tempo",
     "check_ticks_per_beat", "tempo_for",
+    # metre
+    "MAX_NUMERATOR", "Metre", "beats_per_step", "metre",
     # write
     "PAD_SECONDS", "build_midi", "default_filename", "save_midi", "write_midi",
     # read

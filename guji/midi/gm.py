@@ -23,7 +23,7 @@ the drums become pitches (:data:`DEFAULT_PITCHES`); the click becomes GM 116
 
 Note velocities (:data:`DEFAULT_VELOCITIES`) are the same in both modes.
 
-The names of the tracks (``"<part> · 鼙"``, ``cue``) are not here: they are
+The names of the tracks (``"<part> - pi 鼙"``, ``cue``) are not here: they are
 guji's own convention, not General MIDI's, shared by writing and reading, and
 live with the file's track layout in :mod:`guji.midi.tracks`.
 """

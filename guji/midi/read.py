@@ -38,7 +38,7 @@ class MidiHit:
     velocity:
         Note-on velocity (1–127).
     track:
-        Name of the track the note is on (``魯鼓 1 liji-zhengyi · 鼙``).
+        Name of the track the note is on (``Lu gu 魯鼓 1 liji-zhengyi - pi 鼙``).
     part:
         The part name (the track name before ``" · "``; ``""`` for cues).
     tick:
@@ -158,8 +158,9 @@ def read_midi(path: str | os.PathLike) -> MidiReading:
     """Read a guji MIDI file back into hits (strokes, clicks, cues) and times.
 
     Each note-on (velocity > 0) becomes a :class:`MidiHit`; its voice and part
-    come from the track name (``"<part> · 鼙"``, ``"<part> · 鼓"``,
-    ``"<part> · click"``, ``"cue"``). A note on a track not named so (a file
+    come from the track name (``"Lu gu 魯鼓 1 … - pi 鼙"``, ``"… - gu 鼓"``,
+    ``"… - click"``, ``"cue"``, or the ``" · "`` names of earlier guji files:
+    :func:`~guji.midi.tracks.split_track_name`). A note on a track not named so (a file
     renamed in a DAW, or not guji's) is taken by its key on channel 10
     (:data:`~guji.midi.gm.DEFAULT_KEYS`), its part being the track name; any
     other note is an error. Times come from absolute ticks through the tempo

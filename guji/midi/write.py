@@ -7,12 +7,20 @@ track set per part, a cue track), with the instruments of
 ticks of :mod:`guji.midi.ticks`. :func:`write_midi` builds one and writes it
 atomically; :func:`save_midi` writes one already built.
 
-Notes and the end of the file
------------------------------
+Notes, bars and the end of the file
+-----------------------------------
 Every note has a length (one interval: a quarter note, ending where the
-next grid step starts, so two strokes of one drum never overlap) and the
-file runs :data:`PAD_SECONDS` past the last note's end, so no player or DAW
-cuts the ring of the last stroke.
+next grid step starts, so two strokes of one drum never overlap). The
+conductor track has a time signature on the bar lines of
+:func:`guji.timing.bars.bars` (the sheet music's), and the file ends on the
+bar line of a last bar of rest at least :data:`PAD_SECONDS` long, so no
+player or DAW cuts the ring of the last stroke (:mod:`guji.midi.metre`).
+
+Minus-one
+---------
+A part's muted drum (:attr:`Part.muted <guji.timing.performance.Part.muted>`)
+has no notes and no track; with ghost clicks its strokes are notes of the
+click track (:meth:`Part.voice_at <guji.timing.performance.Part.voice_at>`).
 """
 
 from __future__ import annotations
@@ -27,19 +35,16 @@ import mido
 from .. import __version__
 from ..errors import UsageError
 from ..files import writing
-from ..text.names import file_stem
+from ..text.names import file_stem, latin_first
 from ..text.notation import Pattern, Rite
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
 from ..timing.score import Score
+from .metre import PAD_SECONDS, metre
 from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSION,
                  MELODIC_CHANNELS, MELODIC_PROGRAMS, PERCUSSION_CHANNEL, PROGRAM_NAMES)
 from .ticks import (DEFAULT_TICKS_PER_BEAT, TickGrid, TickTrack, check_tempo,
                     check_ticks_per_beat, tempo_for)
-from .tracks import CUE_TRACK, TRACK_SEPARATOR, track_name
-
-#: Seconds the file runs on after the last note ends, for the ring.
-PAD_SECONDS = 2.0
-
+from .tracks import CUE_TRACK, MARKER_SEPARATOR, track_name
 
 def default_filename(pattern: Pattern, suffix: str = ".mid") -> str:
     """A file name for *pattern*'s MIDI file: ``lu-1-liji-zhengyi.mid``
@@ -134,7 +139,7 @@ def _conductor_track(perf: Performance, title: str | None, grid: TickGrid) -> Ti
     for name, parts in groups.items():
         rounds = len(parts)
         for k, part in enumerate(parts):
-            label = name if rounds == 1 else f"{name}{TRACK_SEPARATOR}round {k + 1}/{rounds}"
+            label = name if rounds == 1 else f"{name}{MARKER_SEPARATOR}round {k + 1}/{rounds}"
             for text in _provenance(label, part.score):
                 conductor.add(0, TickTrack.META, mido.MetaMessage("text", text=text))
             for when, text in _markers(label, part.score, numbered=rounds == 1):
@@ -146,7 +151,7 @@ def _conductor_track(perf: Performance, title: str | None, grid: TickGrid) -> Ti
 def _default_title(groups: Mapping[str, Sequence[Part]]) -> str:
     if not groups:
         return "guji cues"
-    return " / ".join(f"{n} ({ps[0].score.rite.chinese} {ps[0].score.rite.value})"
+    return " / ".join(f"{latin_first(n)} ({ps[0].score.rite.chinese} {ps[0].score.rite.value})"
                       for n, ps in groups.items())
 
 
@@ -192,9 +197,9 @@ def _markers(name: str, score: Score, numbered: bool = True) -> Iterable[tuple[f
     is one pass (a round of ``compare alternate``, whose *name* says the round).
     """
     if score.count_in:
-        yield score.time(0), f"{name}{TRACK_SEPARATOR}count-in"
+        yield score.time(0), f"{name}{MARKER_SEPARATOR}count-in"
     n = score.repeat
-    sep = TRACK_SEPARATOR
+    sep = MARKER_SEPARATOR
     for p in range(n):
         which = f"{sep}pass {p + 1}/{n}" if numbered or n > 1 else ""
         count = f" {p + 1}/{n}" if numbered or n > 1 else ""
@@ -263,9 +268,9 @@ def build_midi(performance, cues: Iterable[Cue] = (), *, title: str | None = Non
     perf = as_performance(performance, cues)
     grid = _tick_grid(perf, ticks_per_beat, tempo)
     kit = _Instruments(keys, velocities, melodic,
-                       click=any(p.score.count_in for p in perf.parts), cue=bool(perf.cues))
+                       click=any(_clicks(p) for p in perf.parts), cue=bool(perf.cues))
     conductor = _conductor_track(perf, title, grid)
-    return _midi_file(grid, conductor, _voice_tracks(perf, grid, kit))
+    return _midi_file(perf, grid, conductor, _voice_tracks(perf, grid, kit))
 
 
 def _tick_grid(perf: Performance, ticks_per_beat, tempo) -> TickGrid:
@@ -295,21 +300,29 @@ def _group_tracks(name: str, parts: Sequence[Part], grid: TickGrid,
                   kit: _Instruments) -> list[TickTrack]:
     """The track set of the parts named *name* (their texts and markers go to
     the conductor: :func:`_conductor_track`)."""
-    voices = [Voice.SMALL, Voice.BIG] + ([Voice.CLICK] if any(p.score.count_in for p in parts)
-                                         else [])
+    sounding = {v for p in parts for v in p.pass_voices()} | (
+        {Voice.CLICK} if any(p.score.count_in for p in parts) else set())
     made = {}
-    for voice in voices:
-        ch = kit.channel(voice)
-        made[voice] = (kit.track(track_name(name, voice), voice, ch), ch)
+    for voice in (Voice.SMALL, Voice.BIG, Voice.CLICK):
+        if voice in sounding:
+            ch = kit.channel(voice)
+            made[voice] = (kit.track(track_name(name, voice), voice, ch), ch)
     for part in parts:
         score = part.score
         for i in range(len(score)):
-            voice = Voice.of(score.drum_at(i))
+            voice = part.voice_at(i)
+            if voice is None:     # a muted drum
+                continue
             track, ch = made[voice]
             # both ends from absolute time: this grid step and the next
             track.note(grid.tick(score.time(i)), grid.tick(score.time(i + 1)), ch,
                        kit.keys[voice], kit.velocities[voice])
     return [t for t, _ in made.values()]
+
+
+def _clicks(part: Part) -> bool:
+    """Whether *part* sounds the click: a count-in, or ghost clicks."""
+    return bool(part.score.count_in) or Voice.CLICK in part.pass_voices()
 
 
 def _cue_track(cues: Sequence[Cue], grid: TickGrid, kit: _Instruments) -> TickTrack:
@@ -325,11 +338,22 @@ def _cue_track(cues: Sequence[Cue], grid: TickGrid, kit: _Instruments) -> TickTr
     return track
 
 
-def _midi_file(grid: TickGrid, conductor: TickTrack, tracks: Sequence[TickTrack]) -> mido.MidiFile:
-    """The file of *conductor* and *tracks*, each ending :data:`PAD_SECONDS`
+def _midi_file(perf: Performance, grid: TickGrid, conductor: TickTrack,
+               tracks: Sequence[TickTrack]) -> mido.MidiFile:
+    """The file of *conductor* and *tracks*: time signatures on the bar lines
+    and every track ending on the ring bar's closing bar line
+    (:func:`~guji.midi.metre.metre`); without a metre, :data:`PAD_SECONDS`
     after the last note ends (or after the last marker, if later)."""
     last = max([t.last_off for t in tracks] + [e[0] for e in conductor.events])
-    end_tick = last + grid.tick(PAD_SECONDS)
+    bars = metre(perf, grid, last)
+    if bars is None:
+        end_tick = last + grid.tick(PAD_SECONDS)
+    else:
+        end_tick = bars.end_tick
+        for tick, beats in bars.signatures():
+            conductor.add(tick, TickTrack.META, mido.MetaMessage(
+                "time_signature", numerator=beats, denominator=4, clocks_per_click=24,
+                notated_32nd_notes_per_beat=8))
     midi = mido.MidiFile(type=1, ticks_per_beat=grid.ticks_per_beat, charset="utf-8")
     midi.tracks.append(conductor.to_mido(end_tick))
     for t in tracks:

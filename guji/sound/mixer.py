@@ -16,6 +16,13 @@ never by adding up rounded gaps (:mod:`guji.sound.onsets`). One hit is the
 voice's one-shot (:func:`guji.sound.kit.one_shot`), whose first sample is the
 onset.
 
+Minus-one
+---------
+A part's muted drum (:attr:`Part.muted <guji.timing.performance.Part.muted>`)
+is silent: its strokes keep their places but sound nothing (a one-sample
+silence), or, with ghost clicks, the click (:meth:`Part.pass_voices
+<guji.timing.performance.Part.pass_voices>`).
+
 Pan
 ---
 ``Part.pan`` ``None`` gives each voice the kit's pan; a number pans the whole
@@ -129,13 +136,14 @@ class Mix:
         self.cues: tuple[Cue, ...] = self.performance.cues
         self._kind_ids: dict[tuple[Voice, tuple[float, ...]], int] = {}
         self._shots: list[np.ndarray] = []
-        self._voices: list[Voice] = []
+        self._voices: list[Voice | None] = []
         for part in self.parts:
             part.score.require_resolution(self.rate, "audio sample")
         tracks = []
         for part in self.parts:
-            pass_kinds = np.array([self._kind(Voice.of(s.drum), part.pan)
-                                   for s in part.score.played], dtype=np.int64)
+            # a muted drum's strokes: silence, or the click (Part.voice_at)
+            pass_kinds = np.array([self._kind(v, part.pan) for v in part.pass_voices()],
+                                  dtype=np.int64)
             click = self._kind(Voice.CLICK, part.pan)
             tracks.append((part.score, pass_kinds, click))
         cue_pos, cue_kind = [], []
@@ -154,14 +162,19 @@ class Mix:
         self.gains: tuple[float, ...] = channel_gains(self.peaks, self.ceiling_dbfs)
 
     # -- set-up ------------------------------------------------------------
-    def _kind(self, voice: Voice, pan: float | None) -> int:
-        """Id of a sound kind: one voice at one pan (its one-shot, scaled per channel)."""
-        gains: tuple[float, ...] = pan_gains(self.kit[voice].pan if pan is None else pan)
-        if self.channels == 1:
+    def _kind(self, voice: Voice | None, pan: float | None) -> int:
+        """Id of a sound kind: one voice at one pan (its one-shot, scaled per
+        channel); ``None`` is silence (a muted drum's stroke: one zero sample)."""
+        if voice is None:
+            gains: tuple[float, ...] = (0.0,) * self.channels
+        else:
+            gains = pan_gains(self.kit[voice].pan if pan is None else pan)
+        if self.channels == 1 and voice is not None:
             gains = (1.0,)
         key = (voice, gains)
         if key not in self._kind_ids:
-            shot = one_shot(self.kit, voice, self.rate)
+            shot = (np.zeros(1, dtype=np.float32) if voice is None
+                    else one_shot(self.kit, voice, self.rate))
             scaled = shot[:, None] * np.array(gains, dtype=np.float32)[None, :]
             scaled.setflags(write=False)
             self._kind_ids[key] = len(self._shots)

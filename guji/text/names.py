@@ -12,7 +12,9 @@ The one place that names and files a pattern (the id itself is
   file's stem stands for the edition; a witness's reading adds its name:
   ``lu-1-notes-一本``), ASCII letters, digits, ``.``, ``-``
   and ``_`` (Chinese file stems are kept as they are);
-* :func:`letter` — A, B, C … for the variants of a comparison.
+* :func:`letter` — A, B, C … for the variants of a comparison;
+* :func:`latin_first` — a name that travels to software reading MIDI text
+  as Latin-1: ``Lu gu 魯鼓 1 liji-zhengyi`` (:func:`without_latin` undoes it).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-from .notation import Pattern
+from .notation import Pattern, Tradition
 
 #: Letters naming the variants of a comparison (A, B, C …).
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -30,6 +32,33 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 def letter(index: int) -> str:
     """``A`` for 0, ``B`` for 1 … and ``#27`` beyond Z."""
     return LETTERS[index] if index < len(LETTERS) else f"#{index + 1}"
+
+
+#: Each score's label in pinyin: 魯鼓 Lu gu, 薛鼓 Xue gu.
+LATIN_LABELS = {Tradition.LU: "Lu gu", Tradition.XUE: "Xue gu"}
+
+
+def latin_first(name: str) -> str:
+    """*name* with the pinyin of its score's label put first, when it starts
+    with the label: ``魯鼓 1 liji-zhengyi`` → ``Lu gu 魯鼓 1 liji-zhengyi``;
+    any other name as it is.
+
+    Programs that read a MIDI file's names as Latin-1 (pretty_midi, midi2ly,
+    mido by default) show the Chinese as a few accented letters, but a name
+    read from its start still says what it names.
+    """
+    for tradition, latin in LATIN_LABELS.items():
+        if name.startswith(tradition.label):
+            return f"{latin} {name}"
+    return name
+
+
+def without_latin(name: str) -> str:
+    """The name :func:`latin_first` was given: ``Lu gu 魯鼓 1`` → ``魯鼓 1``."""
+    for tradition, latin in LATIN_LABELS.items():
+        if name.startswith(f"{latin} {tradition.label}"):
+            return name[len(latin) + 1:]
+    return name
 
 
 def source_name(pattern: Pattern) -> str:

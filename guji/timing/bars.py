@@ -16,6 +16,11 @@ patterns sound at once (``--stack``, ``compare --mode stereo``) the bars
 are those of all of them; each bar is one stroke a beat, never a tuplet, never
 a tie, and its time signature is its length in grid steps over 4 (a stroke is
 a quarter note, the tempo is the interval).
+
+Bars need one grid: every part on the same interval, starting on a whole
+grid step (:func:`on_one_grid`). The layouts of :mod:`guji.timing.layout`
+always give one; a performance put together by hand may not, and then has
+no bars (MIDI writes no time signature for it, and sheet music refuses it).
 """
 
 from __future__ import annotations
@@ -93,3 +98,16 @@ def bars(performance: Performance) -> tuple[Bar, ...]:
         clicks = any(lo <= a < first for lo, _, first in spans)
         out.append(Bar(a, b - a, half="half" in marks[a], count_in=clicks, rest=not sounding))
     return tuple(out)
+
+
+def on_one_grid(performance: Performance) -> bool:
+    """Whether every part shares the performance's interval and starts on a
+    whole grid step, so that :func:`bars` are its bars."""
+    interval = performance.interval
+    for part in performance.parts:
+        if part.score.interval != interval:
+            return False
+        steps = part.score.start / interval
+        if abs(steps - round(steps)) > 1e-9 * max(1.0, steps):
+            return False
+    return True

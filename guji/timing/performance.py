@@ -18,65 +18,31 @@ Track sets
 Parts that bear the same name are one voice of the performance (the passes
 of one variant in :func:`alternate`): a MIDI file gives each *name* one
 track set (:meth:`Performance.groups`).
+
+Minus-one
+---------
+A part may leave a drum out (:attr:`Part.muted`, :meth:`Performance.muting`):
+to practise one drum's part against the other, the muted drum's strokes
+are silent, or, with :attr:`Part.ghost`, sound as the neutral click so the
+player keeps their place. Every sink asks the part what sounds at each event
+(:meth:`Part.voice_at`), so MIDI, audio, playback and sheet music leave out
+the same strokes.
 """
 
 from __future__ import annotations
 
-import enum
 import math
 from dataclasses import dataclass, replace
 from typing import Iterable
 
 from ..errors import UsageError
 from ..text.names import part_name
-from ..text.notation import Drum, Pattern, Rite
+from ..text.notation import Pattern, Rite
 from .score import DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat
+from .voices import DRUMS, VOICE_NAMES, Voice, check_muted
 
-class Voice(enum.Enum):
-    """What a sink sounds: the two drums, the count-in click, and the cue bell.
-
-    The click (count-in) and the cue (a soft bell: the gap between variants in
-    ``compare sequence``, and the marked strokes of ``compare diff``) are not
-    in the sources; they are guji's, and sound unlike either drum.
-    """
-
-    SMALL = "鼙"
-    BIG = "鼓"
-    CLICK = "click"
-    CUE = "cue"
-
-    @classmethod
-    def from_name(cls, name: "str | Voice | Drum") -> "Voice":
-        """The voice a user names (see :data:`VOICE_NAMES`, any case), or a
-        :class:`Voice` or :class:`~guji.text.notation.Drum` as is;
-        :class:`~guji.errors.UsageError` for anything else."""
-        if isinstance(name, Voice):
-            return name
-        if isinstance(name, Drum):
-            return cls.of(name)
-        key = str(name).strip().lower()
-        for voice, names in VOICE_NAMES.items():
-            if key in names:
-                return voice
-        raise UsageError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
-                         "click or cue")
-
-    @classmethod
-    def of(cls, drum: Drum | None) -> "Voice":
-        """The voice of a drum; ``None`` (a count-in event) is the click."""
-        if drum is None:
-            return cls.CLICK
-        return cls.SMALL if drum is Drum.SMALL else cls.BIG
-
-
-#: The names a voice goes by on the command line (``--map``, ``--velocity``,
-#: ``--pan``), in kit files and as recording file names in a kit directory.
-VOICE_NAMES: dict[Voice, tuple[str, ...]] = {
-    Voice.SMALL: ("small", "鼙", "pi", "○"),
-    Voice.BIG: ("big", "鼓", "鼔", "gu", "□"),
-    Voice.CLICK: ("click", "count-in"),
-    Voice.CUE: ("cue", "bell"),
-}
+__all__ = ["Voice", "VOICE_NAMES", "DRUMS", "check_muted", "check_pan", "Timing", "Part", "Cue",
+           "Performance", "as_performance"]
 
 
 def check_pan(pan, what: str = "pan") -> float:
@@ -130,21 +96,64 @@ class Timing:
 
 @dataclass(frozen=True)
 class Part:
-    """One named voice of a performance: a score, a name, and an optional pan.
+    """One named voice of a performance: a score, a name, an optional pan,
+    and the drums it leaves out.
 
-    ``pan`` is −1 (left) … +1 (right); ``None`` keeps each drum's own pan
-    (the kit's).
+    Attributes
+    ----------
+    score:
+        What is played, and when.
+    name:
+        What tracks, staves and players call it.
+    pan:
+        −1 (left) … +1 (right); ``None`` keeps each drum's own pan (the kit's).
+    muted:
+        The drums left out (:data:`DRUMS`: :attr:`Voice.SMALL` 鼙,
+        :attr:`Voice.BIG` 鼓), for practising one drum's part against the
+        other (minus-one). Names as :meth:`Voice.from_name` takes them are
+        accepted.
+    ghost:
+        The muted drum's strokes sound as the count-in click instead of
+        nothing (needs a muted drum).
     """
 
     score: Score
     name: str
     pan: float | None = None
+    muted: frozenset[Voice] = frozenset()
+    ghost: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.score, Score):
             raise TypeError(f"expected Score, not {type(self.score).__name__}")
         if self.pan is not None:
             object.__setattr__(self, "pan", check_pan(self.pan))
+        object.__setattr__(self, "muted", check_muted(self.muted))
+        object.__setattr__(self, "ghost", bool(self.ghost))
+        if self.ghost and not self.muted:
+            raise UsageError("ghost clicks stand for a muted drum's strokes: mute 鼙 or 鼓 too")
+
+    def sounding(self, voice: Voice) -> Voice | None:
+        """What sounds for a stroke or click of *voice*: the voice itself, the
+        click for a muted drum with :attr:`ghost`, ``None`` for a muted one."""
+        if voice in self.muted:
+            return Voice.CLICK if self.ghost else None
+        return voice
+
+    def voice_at(self, index: int) -> Voice | None:
+        """What sounds at event *index* of the score (count-in included):
+        :meth:`sounding` of the event's voice. Every sink asks this."""
+        return self.sounding(Voice.of(self.score.drum_at(index)))
+
+    def pass_voices(self) -> tuple[Voice | None, ...]:
+        """:meth:`sounding` of each stroke of one pass, in order."""
+        return tuple(self.sounding(Voice.of(s.drum)) for s in self.score.played)
+
+    @property
+    def stroke_count(self) -> int:
+        """Drum strokes that sound (muted ones, and their ghost clicks, not counted)."""
+        per_pass = sum(v in DRUMS for v in self.pass_voices())
+        return per_pass * self.score.repeat
 
     @property
     def step(self) -> int:
@@ -229,8 +238,9 @@ class Performance:
 
     @property
     def stroke_count(self) -> int:
-        """Strokes of every part (clicks and cues not counted)."""
-        return sum(p.score.stroke_count for p in self.parts)
+        """Drum strokes of every part that sound (clicks, cues and muted strokes
+        not counted)."""
+        return sum(p.stroke_count for p in self.parts)
 
     def names(self) -> tuple[str, ...]:
         """The part names, each once, in order."""
@@ -255,6 +265,18 @@ class Performance:
 
     def titled(self, title: str | None) -> "Performance":
         return replace(self, title=title)
+
+    def muting(self, voices, *, ghost: bool = False) -> "Performance":
+        """Every part with the drums *voices* left out (see :attr:`Part.muted`;
+        with *ghost*, their strokes sound as clicks). No voice: as it is."""
+        muted = check_muted(voices)
+        if not muted:
+            if ghost:
+                raise UsageError("ghost clicks stand for a muted drum's strokes: "
+                                 "mute 鼙 or 鼓 too")
+            return self
+        parts = tuple(replace(p, muted=muted, ghost=ghost) for p in self.parts)
+        return Performance(parts, self.cues, self.title)
 
 
 def _moved(time: float, steps: int, interval: float) -> float:

@@ -7,6 +7,8 @@
 * :func:`add_sequence_options` / :func:`performance_from_args`: several
   patterns given on one command line are played one after another (or
   stacked), the one layout of every command.
+* :func:`add_mute_options` / :func:`mute_from_args`: ``--mute``, ``--solo``
+  and ``--ghost`` (minus-one), which :func:`performance_from_args` applies.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from ...errors import UsageError
 from ...text.names import variant_names
 from ...text.notation import Pattern
 from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
-from ...timing.performance import Performance, Voice, check_pan
+from ...timing.performance import DRUMS, Performance, Voice, check_muted, check_pan
 from ._common import checked, timing_from_args
 
 DEFAULT_RATE = 48000
@@ -98,12 +100,46 @@ def gap_steps(text: str) -> int:
                                          "steps, 0 or more") from None
 
 
+def add_mute_options(parser: argparse.ArgumentParser) -> None:
+    """--mute and --solo (one drum left out, or only one kept) and --ghost."""
+    g = parser.add_argument_group("minus-one (practise one drum against the other)")
+    which = g.add_mutually_exclusive_group()
+    drum = checked(_one_drum, str, "a drum")
+    which.add_argument("--mute", type=drum, metavar="DRUM",
+                       help="leave one drum out: 鼙 (small, pi, ○) or 鼓 (big, gu, □)")
+    which.add_argument("--solo", type=drum, metavar="DRUM",
+                       help="keep only one drum: 鼙 (small, pi, ○) or 鼓 (big, gu, □)")
+    g.add_argument("--ghost", choices=("none", "click"), default="none",
+                   help="what the left-out drum's strokes become: nothing (default) or the "
+                        "count-in click, to keep your place")
+
+
+def _one_drum(name: str) -> Voice:
+    (voice,) = check_muted(name)
+    return voice
+
+
+def mute_from_args(args: argparse.Namespace) -> tuple[frozenset[Voice], bool]:
+    """(the drums left out, ghost clicks or not) of ``--mute``/``--solo``/``--ghost``;
+    :class:`UsageError` for ``--ghost click`` with no drum left out."""
+    mute, solo = getattr(args, "mute", None), getattr(args, "solo", None)
+    muted = frozenset([mute]) if mute else frozenset(DRUMS) - {solo} if solo else frozenset()
+    ghost = getattr(args, "ghost", "none") == "click"
+    if ghost and not muted:
+        raise UsageError("--ghost click: the clicks stand for a left-out drum's strokes; "
+                         "give --mute or --solo too")
+    return muted, ghost
+
+
 def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> Performance:
     """The one layout of the patterns named on the command line
     (:func:`guji.timing.performance.lay_out`): one after another, *--gap*
-    steps apart, or stacked with ``--stack``; the count-in once, first."""
-    return lay_out(patterns, timing_from_args(args), gap=getattr(args, "gap", DEFAULT_GAP_STEPS),
-                   stacked=getattr(args, "stack", False), names=variant_names(patterns))
+    steps apart, or stacked with ``--stack``; the count-in once, first; the
+    drums of ``--mute``/``--solo`` left out."""
+    muted, ghost = mute_from_args(args)
+    whole = lay_out(patterns, timing_from_args(args), gap=getattr(args, "gap", DEFAULT_GAP_STEPS),
+                    stacked=getattr(args, "stack", False), names=variant_names(patterns))
+    return whole.muting(muted, ghost=ghost)
 
 
 def audio_summary(path, performance: Performance) -> str:
@@ -118,10 +154,12 @@ def audio_summary(path, performance: Performance) -> str:
     kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float",
             "VORBIS": "Vorbis"}.get(info.subtype, info.subtype)
     n = performance.stroke_count
-    return (f"{length:.1f} s (the music {music:.1f} s, then the ring of its last stroke); "
-            f"{n} stroke{'' if n == 1 else 's'}; {info.samplerate} Hz {layout}, "
-            f"{info.format} {kind}")
+    ring = (f"the music {music:.1f} s, then the ring of its last stroke"
+            if length >= music + 0.05 else "the music and its last ring")
+    return (f"{length:.1f} s ({ring}); {n} stroke{'' if n == 1 else 's'}; "
+            f"{info.samplerate} Hz {layout}, {info.format} {kind}")
 
 
-__all__ = ["audio_summary", "add_audio_options", "audio_options_from_args", "kit_from_args", "rate_from_args",
-           "add_sequence_options", "performance_from_args"]
+__all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "kit_from_args",
+           "rate_from_args", "add_sequence_options", "add_mute_options", "mute_from_args",
+           "performance_from_args"]

@@ -12,8 +12,8 @@ schedule (what plays when) is printed. With ``-o``:
   writes the audio **and the MIDI file alongside it** (``FILE.mid``), unless
   ``--no-midi``.
 
-The MIDI file has one named track set per variant (``<variant> · 鼙``,
-``<variant> · 鼓``) and the bells on a ``cue`` track. ``--json`` prints the
+The MIDI file has one named track set per variant (``<variant> - pi 鼙``,
+``<variant> - gu 鼓``) and the bells on a ``cue`` track. ``--json`` prints the
 plan (parts, cues, schedule, marks) instead of playing; with ``-o`` the
 files are written too.
 """

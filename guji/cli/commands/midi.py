@@ -22,7 +22,7 @@ from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFA
                      GM_PERCUSSION, check_ticks_per_beat, default_filename, write_midi)
 from ...timing.layout import perform
 from ...timing.performance import Voice
-from ._audio import add_sequence_options, performance_from_args
+from ._audio import add_mute_options, add_sequence_options, mute_from_args, performance_from_args
 from ._common import add_input_options, add_timing_options, checked, load_patterns, timing_from_args
 
 
@@ -132,9 +132,12 @@ def register(subparsers) -> None:
         "midi", help="write Standard MIDI files of the scores",
         description="Write the patterns as a Standard MIDI file (type 1) that any DAW, notation "
                     "program or hardware player opens: a conductor track (tempo, title, "
-                    "provenance, markers at each pass and at 半) and, for each pattern, one track "
-                    "per drum (鼙, 鼓) on General MIDI percussion channel 10, plus a click track "
-                    "for a count-in. Each stroke is one quarter note (the tempo is the interval "
+                    "provenance, markers at each pass and at 半, a time signature on the bar "
+                    "lines of the sheet music: the count-in, each pass, 半, the gaps) and, for "
+                    "each pattern, one track per drum (鼙, 鼓) on General MIDI percussion "
+                    "channel 10, named Latin first (Lu gu 魯鼓 1 liji-zhengyi - pi 鼙), plus a "
+                    "click track for a count-in. The file ends on the bar line of a bar of rest "
+                    "(at least 2 s) for the ring. Each stroke is one quarter note (the tempo is the interval "
                     "between strokes, 間若一). Several ids: one file with a track set per "
                     "pattern, or one file each with -o DIR/.",
         epilog="Examples: guji midi lu -o lu.mid; guji midi lu:1 xue:1 --rite she --bpm 90 "
@@ -147,6 +150,7 @@ def register(subparsers) -> None:
                         "gets one file per pattern, named from its id (lu-1-liji-zhengyi.mid)")
     add_timing_options(p)
     add_sequence_options(p)
+    add_mute_options(p)
     add_midi_options(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -177,8 +181,10 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageError(f"{out}: cannot create the directory: {e.strerror or e}") from None
         timing = timing_from_args(args)
+        muted, ghost = mute_from_args(args)
         for pattern, name in zip(patterns, names):
-            print(write_midi(directory / name, perform(pattern, timing), **options))
+            one = perform(pattern, timing).muting(muted, ghost=ghost)
+            print(write_midi(directory / name, one, **options))
     else:
         print(write_midi(out, performance_from_args(patterns, args), **options))
     return 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
-                     audio_summary, performance_from_args)
+from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
+                     audio_options_from_args, audio_summary, performance_from_args)
 from ._common import add_input_options, add_timing_options, load_patterns
 
 _BITS = ("16", "24", "float")
@@ -28,6 +28,7 @@ def register(subparsers) -> None:
                    help="sample format: 16 (default), 24 (WAV, FLAC) or float (WAV)")
     add_timing_options(p)
     add_sequence_options(p)
+    add_mute_options(p)
     add_audio_options(p)
     add_input_options(p)
     p.set_defaults(func=run)

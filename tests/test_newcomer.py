@@ -21,9 +21,11 @@ def guji(*args, cwd):
 
 
 def test_editions_are_named_by_title_not_by_our_file_names(tmp_path):
-    for argv in (["show", "lu"], ["show", "xue:2@wuli-tongkao"], ["glyphs"], ["list"]):
+    for argv in (["show", "lu"], ["show", "xue:2@wuli-tongkao"], ["glyphs"], ["list"],
+                 ["sheet", "lu", "xue", "-o", "s.musicxml"]):
         r = guji(*argv, cwd=tmp_path)
         assert r.returncode == 0 and not SEED_NAMES.search(r.stdout), (argv, r.stdout)
+    assert not SEED_NAMES.search((tmp_path / "s.musicxml").read_text(encoding="utf-8"))
     shown = guji("show", "lu", cwd=tmp_path).stdout
     assert "禮記正義 卷58–59, line 3241 column 3" in shown
 

@@ -6,7 +6,7 @@
   passes, the count-in, a drum left out;
 * :func:`credits_of` — two lines per pattern: its name and id, the edition
   (title in Chinese and English) or the user's file; where its strokes and
-  its 半 stand in the edition's seed text, or in the file; and a last line
+  its 半 stand in the edition's digitised text, or in the file; and a last line
   on the grid and the bars.
 
 Every text is made safe to print (:func:`guji.errors.escape_controls`): a
@@ -79,8 +79,8 @@ def credits_of(performance: Performance) -> tuple[str, ...]:
 
 def source_of(pattern: Pattern) -> tuple[str, str]:
     """Where *pattern*'s strokes come from: the edition (its titles) or the
-    file, and where its first stroke and its 半 stand (in the edition's seed
-    text, or in the file)."""
+    file, and where its first stroke and its 半 stand (in the edition's
+    digitised text, or in the file)."""
     first = pattern.strokes[0].location
     half = pattern.half_location
     if pattern.edition:
@@ -90,9 +90,9 @@ def source_of(pattern: Pattern) -> tuple[str, str]:
             return f"edition {pattern.edition}", ""
         line, column = ed.seed_position(first.line, first.column)
         hline, hcolumn = ed.seed_position(half.line, half.column)
-        return (f"{ed.title}, {ed.title_en}",
-                f"seed {ed.seed}: strokes from line {line} column {column}, "
-                f"半 at line {hline} column {hcolumn}")
+        return (f"{ed.cite()}, {ed.title_en}",
+                f"strokes from line {line} column {column}, 半 at line {hline} column "
+                f"{hcolumn} of its digitised text")
     return (pattern.filename or "text",
             f"strokes from line {first.line} column {first.column}, "
             f"半 at line {half.line} column {half.column}")

@@ -104,6 +104,11 @@ class Mix:
     ceiling_dbfs:
         The highest peak allowed (default
         :data:`~guji.sound.headroom.CEILING_DBFS`).
+    gains:
+        The gain of each channel, given instead of found from the peak
+        (then :attr:`peaks` is empty): the passes of a loop, rendered a
+        few at a time, share the gains of the loop's steady state
+        (:mod:`guji.sound.feed`).
 
     Attributes
     ----------
@@ -118,7 +123,8 @@ class Mix:
     """
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
-                 rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS):
+                 rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
+                 gains: Sequence[float] | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
             raise UsageError(f"channels must be 1 (mono) or 2 (stereo), not {channels!r}")
@@ -150,8 +156,12 @@ class Mix:
         self._max_length = int(self._lengths.max())
         self.frames = self._total_frames()
         self.ceiling_dbfs = float(ceiling_dbfs)
-        self.peaks: tuple[float, ...] = self._exact_peaks()
-        self.gains: tuple[float, ...] = channel_gains(self.peaks, self.ceiling_dbfs)
+        if gains is not None:
+            self.peaks: tuple[float, ...] = ()
+            self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
+        else:
+            self.peaks = self._exact_peaks()
+            self.gains = channel_gains(self.peaks, self.ceiling_dbfs)
 
     # -- set-up ------------------------------------------------------------
     def _kind(self, voice: Voice, pan: float | None) -> int:

@@ -22,7 +22,7 @@ class Transport(Protocol):
 
     def toggle_pause(self) -> bool: ...
 
-    def quit(self) -> None: ...
+    def stop(self) -> None: ...
 
 
 #: Keys that quit.
@@ -37,7 +37,8 @@ class Keys:
     Parameters
     ----------
     transport:
-        Paused and resumed with space, quit with ``q``.
+        Paused and resumed with space, stopped with ``q`` (cleanly: its
+        ``stop``, not the abrupt ``quit`` of Ctrl-C).
     on_pause:
         Called with the new state (True: paused) after each pause or resume.
     stdin:
@@ -90,7 +91,7 @@ class Keys:
                     self.on_pause(paused)
             elif key in QUIT_KEYS:
                 self.quit_by_key = True
-                self.transport.quit()
+                self.transport.stop()
                 return
 
     def __exit__(self, *exc) -> None:

@@ -19,7 +19,7 @@ from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
 COMMANDS = ("demo", "list", "show", "scan", "collate", "glyphs", "midi", "render", "play",
-            "devices", "diff", "compare", "draw", "page")
+            "devices", "ports", "diff", "compare", "draw", "page")
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -75,14 +75,20 @@ def _quietly(action: Callable[[], Any]):
 
 
 def list_ports() -> list[Port]:
-    """The output ports of the ALSA sequencer and of JACK (possibly none)."""
+    """The output ports of the ALSA sequencer and of JACK (possibly none).
+
+    Raises :class:`MidiUnavailable` (:data:`ADVICE`) when neither system answers."""
     ports: list[Port] = []
+    answered = 0
     for system in SYSTEMS:
         try:
             names = _quietly(_backend(system).get_output_names)
         except OSError:          # rtmidi's SystemError: that system is not there
             continue
+        answered += 1
         ports += [Port(name, system) for name in names]
+    if not answered:
+        raise MidiUnavailable(ADVICE)
     return ports
 
 
@@ -109,16 +115,7 @@ def _chosen(name: str | None, ports: list[Port]) -> Port:
 def open_port(name: str | None = None) -> "Outlet":
     """An :class:`Outlet` on the output port *name* (or part of it; ``None``:
     the first real one). Raises :class:`MidiUnavailable` (one line)."""
-    failures = []
-    ports: list[Port] = []
-    for system in SYSTEMS:
-        try:
-            ports += [Port(n, system)
-                      for n in _quietly(_backend(system).get_output_names)]
-        except OSError as e:
-            failures.append(str(e))
-    if failures and not ports and len(failures) == len(SYSTEMS):
-        raise MidiUnavailable(ADVICE)
+    ports = list_ports()
     port = _chosen(name, ports)
     try:
         return Outlet(_quietly(lambda: _backend(port.system).open_output(port.name)), port)

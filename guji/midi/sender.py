@@ -9,8 +9,8 @@ plays. A message due while the thread was held up goes at once.
 
 It has the live player's transport (:class:`guji.sound.player.Player`):
 :meth:`~MidiPlayer.pause` holds the place (the notes sounding are
-silenced) and, on :meth:`~MidiPlayer.resume`, the clock's zero moves on by
-the time paused; :meth:`~MidiPlayer.quit` stops; :meth:`~MidiPlayer.close`
+silenced) and :meth:`~MidiPlayer.resume` plays on from the next message at
+once (the clock's zero moves on: as the sound resumes on its next stroke); :meth:`~MidiPlayer.quit` stops; :meth:`~MidiPlayer.close`
 silences what still sounds and closes the port.
 
 Where allowed (root, or an ``rtprio`` limit) the sending thread runs with
@@ -22,12 +22,12 @@ real-time one within 0.2 ms. JACK itself then quantises to its period
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from ..realtime import MIDI_PRIORITY, make_realtime
 from .events import TimedMessage
 from .ports import Outlet
 
@@ -36,6 +36,10 @@ SPIN = 0.0005
 
 #: Seconds between the start and the first message's time zero.
 LEAD = 0.05
+
+#: A message sent later than this after its time is reported (JACK's own
+#: period is 5.3 ms; a drummer hears 20 ms).
+LATE = 0.020
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,8 @@ class MidiReport:
 
     @property
     def troubled(self) -> bool:
-        return self.max_late > 0.005
+        """A message left more than :data:`LATE` after its time."""
+        return self.max_late > LATE
 
     def summary(self) -> str:
         return (f"{self.sent} MIDI messages, the latest {self.max_late * 1000:.1f} ms after "
@@ -74,7 +79,7 @@ class MidiPlayer:
         ``on_time(item, due)``: called for items that are not messages, at
         their time (the stroke display).
     realtime:
-        Ask for ``SCHED_FIFO`` for the sending thread.
+        Ask for real-time scheduling of the sending thread (:mod:`guji.realtime`).
     """
 
     def __init__(self, outlet: Outlet, messages: Iterable[Any], *, setup: Iterable = (),
@@ -86,6 +91,7 @@ class MidiPlayer:
         self._setup = list(setup)
         self._t0 = 0.0
         self._paused_at: float | None = None
+        self._waiting_for: float | None = None     # the time of the next item to go
         self._lock = threading.Lock()
         self._quit = threading.Event()
         self._finished = threading.Event()
@@ -106,7 +112,7 @@ class MidiPlayer:
 
     def _run(self) -> None:
         if self.realtime:
-            self._rt = _make_realtime(20)
+            self._rt = make_realtime(MIDI_PRIORITY)
         try:
             for item in self._items:
                 due = self._wait_for(item.time)
@@ -126,6 +132,7 @@ class MidiPlayer:
     def _due(self, at: float) -> float | None:
         """The monotonic time *at* seconds from the start is due; None while paused."""
         with self._lock:
+            self._waiting_for = at
             return None if self._paused_at is not None else self._t0 + at
 
     def _wait_for(self, at: float) -> float | None:
@@ -157,9 +164,12 @@ class MidiPlayer:
         self.outlet.silence()
 
     def resume(self) -> None:
+        """Play on from the next message, now (as the sound resumes on a stroke)."""
         with self._lock:
             if self._paused_at is not None:
-                self._t0 += time.monotonic() - self._paused_at
+                now = time.monotonic()
+                nxt = self._waiting_for
+                self._t0 = now - nxt if nxt is not None else self._t0 + now - self._paused_at
                 self._paused_at = None
 
     def toggle_pause(self) -> bool:
@@ -170,8 +180,11 @@ class MidiPlayer:
         return self.paused
 
     def quit(self) -> None:
+        """Stop now (the notes sounding are silenced when it closes)."""
         self._quit.set()
         self._finished.set()
+
+    stop = quit
 
     @property
     def stopped(self) -> bool:
@@ -190,12 +203,3 @@ class MidiPlayer:
         if self._error is not None:
             raise self._error
         return MidiReport(self._sent, self._late, quit_early, self._rt)
-
-
-def _make_realtime(priority: int) -> bool:
-    """``SCHED_FIFO`` *priority* for the calling thread; False when not allowed."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
-        return True
-    except (AttributeError, OSError):
-        return False

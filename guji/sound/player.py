@@ -23,10 +23,8 @@ the announcer
     when the stroke *sounds*, not when its block was queued (the output
     latency, 0.2 s by default, earlier).
 
-Where allowed (root, or an ``rtprio`` limit) the callback runs with
-real-time priority ``SCHED_FIFO`` 20 and the announcer 10
-(:attr:`PlayReport.realtime`): a normal thread woke up to 107 ms late with
-both cores of a 2-core machine busy, a real-time one within 0.2 ms.
+Where allowed the callback and the announcer run with real-time priority
+(:mod:`guji.realtime`; :attr:`PlayReport.realtime` says if it was granted).
 
 Transport
 ---------
@@ -59,7 +57,6 @@ latency later. ``--latency 0.3`` for machines busier still.
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
@@ -68,6 +65,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from ..library_messages import AlsaMessages
+from ..realtime import ANNOUNCER_PRIORITY, AUDIO_PRIORITY, make_realtime
 from .clock import OutputClock, clock_offset
 from .devices import (RENDER_HINT, AudioDeviceError, check_output, output_device,
                       sounddevice_module)
@@ -82,6 +80,9 @@ TAIL = 0.05
 
 #: Seconds of rendered audio the feeder keeps ahead (at least twice the latency).
 AHEAD = 0.5
+
+#: Seconds of the fade-out when paused (a cut would click).
+FADE = 0.005
 
 
 def check_latency(latency) -> float:
@@ -138,6 +139,10 @@ class Player:
         self._clock = OutputClock(rate, settle=2 * self.latency + 0.05)
         self._heard: queue.SimpleQueue = queue.SimpleQueue()
         self._paused = False
+        self._fading = False        # paused, the fade-out not yet played
+        self._resuming = False      # to skip to the next event when playing again
+        self._stopping = False      # stop() asked: fade out, then end
+        self._fade = np.linspace(1.0, 0.0, max(1, round(FADE * rate)), dtype=np.float32)
         self._quit = threading.Event()
         self._finished = threading.Event()
         self._announcer = threading.Thread(target=self._announce, name="guji-announcer",
@@ -146,7 +151,6 @@ class Player:
         self._stream = None
         self._sd = None
         # the callback's own state and counters (written by the callback only)
-        self._block: list | None = None        # [array, events, offset]
         self._out = 0                          # output frames handed to the device
         self._end_heard: float | None = None
         self._stats = {"callbacks": 0, "underflows": 0, "starved": 0, "starved_frames": 0,
@@ -166,7 +170,7 @@ class Player:
         if stats["callbacks"] == 1:
             self._first_callback = now
             if self.realtime:
-                self._rt = make_realtime(20)
+                self._rt = make_realtime(AUDIO_PRIORITY)
         self._last_callback = now
         if status.output_underflow:
             stats["underflows"] += 1
@@ -179,52 +183,63 @@ class Player:
             if now >= self._end_heard + TAIL:
                 raise self._sd.CallbackStop
             return
-        if self._paused:
-            outdata.fill(0)
+        if self._paused or self._fading or self._stopping:
+            self._quiet_output(outdata, frames, at)
             return
-        filled, ended = self._fill(outdata, frames, at)
+        if self._resuming:                       # resume on a stroke, not mid-ring
+            reached, ended = self._ring.skip_to_event()
+            if ended:
+                self._end(outdata, at)
+                return
+            if not reached:                      # nothing rendered yet: again next time
+                outdata.fill(0)
+                return
+            self._resuming = False
+        filled, ended = self._ring.read(outdata, frames, at, self._heard_at)
+        self._played(filled, frames, at, ended)
         if filled < frames:
             outdata[filled:].fill(0)
-        self._ring.used(filled)
         if ended:
             self._end_heard = self._clock.heard(at + filled)
 
-    def _fill(self, outdata, frames: int, at: int) -> tuple[int, bool]:
-        """Copy queued frames into *outdata* (output frame *at* first); the
-        frames filled, and whether the blocks have ended."""
-        filled = 0
-        while filled < frames:
-            if self._block is None:
-                item = self._ring.take()
-                if item is None:
-                    self._stats["starved"] += 1
-                    self._stats["starved_frames"] += frames - filled
-                    return filled, False
-                if item is END:
-                    return filled, True
-                self._block = [item[0], item[1], 0]
-            block, events, offset = self._block
-            n = min(frames - filled, len(block) - offset)
-            outdata[filled:filled + n] = block[offset:offset + n]
-            while events and events[0][0] < offset + n:
-                event_offset, payload = events.pop(0)
-                self._heard.put((at + filled + event_offset - offset, payload))
-            if self._first_heard is None:
-                self._first_heard = self._clock.heard(at + filled)
-            filled += n
-            self._stats["frames"] += n
-            if offset + n >= len(block):
-                self._block = None
-            else:
-                self._block[2] = offset + n
-        return filled, False
+    def _heard_at(self, frame: int, payload: Any) -> None:
+        """An event went out on output frame *frame*: the announcer's."""
+        self._heard.put((frame, payload))
+
+    def _played(self, filled: int, frames: int, at: int, ended: bool) -> None:
+        stats = self._stats
+        stats["frames"] += filled
+        if filled < frames and not ended:
+            stats["starved"] += 1
+            stats["starved_frames"] += frames - filled
+        if self._first_heard is None and filled:
+            self._first_heard = self._clock.heard(at)
+
+    def _quiet_output(self, outdata, frames: int, at: int) -> None:
+        """Paused or stopping: fade out over :data:`FADE` if still sounding (a
+        cut would click), then silence; stopping, the end is where the fade ends."""
+        filled, ended = 0, False
+        if self._fading or (self._stopping and not self._paused):
+            n = min(frames, len(self._fade))
+            filled, ended = self._ring.read(outdata, n, at, self._heard_at)
+            outdata[:filled] *= self._fade[:filled, None]
+            self._stats["frames"] += filled
+            self._fading = False
+            self._resuming = True
+        outdata[filled:].fill(0)
+        if ended or self._stopping:
+            self._end_heard = self._clock.heard(at + filled)
+
+    def _end(self, outdata, at: int) -> None:
+        outdata.fill(0)
+        self._end_heard = self._clock.heard(at)
 
     # -- the announcer -------------------------------------------------------------------
 
     def _announce(self) -> None:
         """Announce each event when its output frame is heard, by the latest clock."""
         if self.realtime:
-            make_realtime(10)         # on time under load, below the audio thread
+            make_realtime(ANNOUNCER_PRIORITY)     # on time under load, below the audio
         while True:
             item = self._heard.get()
             if item is END:
@@ -282,19 +297,32 @@ class Player:
         return self._paused
 
     def pause(self) -> None:
-        """Play silence from the next callback on, holding the place."""
-        self._paused = True
+        """Fade out and play silence from the next callback on, holding the place."""
+        if not self._paused:
+            self._fading = True
+            self._paused = True
 
     def resume(self) -> None:
+        """Play on, from the next stroke (the rest of the ring cut short by the
+        pause is not played: the sound resumes on the grid)."""
         self._paused = False
 
     def toggle_pause(self) -> bool:
         """Pause if playing, resume if paused; whether it is paused now."""
-        self._paused = not self._paused
+        if self._paused:
+            self.resume()
+        else:
+            self.pause()
         return self._paused
 
+    def stop(self) -> None:
+        """Stop soon, cleanly: fade out where the callback is (one latency
+        ahead of the ear), and end once that is heard (``q``)."""
+        self._stopping = True
+
     def quit(self) -> None:
-        """Stop now: the device's buffer and pending announcements are dropped."""
+        """Stop now: the device's buffer and pending announcements are dropped
+        (Ctrl-C; an abrupt stop may click)."""
         self._quit.set()
         self._finished.set()
 
@@ -340,7 +368,7 @@ class Player:
         """The figures so far (:class:`~guji.sound.report.PlayReport`)."""
         return PlayReport(latency=self._stream_latency, jumps=self._clock.jumps,
                           jumped=self._clock.jumped, clockless=self._clockless(),
-                          quit=self._quit.is_set() and self._end_heard is None,
+                          quit=self._quit.is_set() or self._stopping,
                           realtime=self._rt, alsa_messages=tuple(self._alsa.messages),
                           first_heard=self._first_heard, **self._stats)
 
@@ -363,12 +391,3 @@ class Player:
             self.close()
             raise
         return self.close()
-
-
-def make_realtime(priority: int) -> bool:
-    """Give the calling thread ``SCHED_FIFO`` *priority*; False when not allowed."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
-        return True
-    except (AttributeError, OSError):
-        return False

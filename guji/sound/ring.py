@@ -4,10 +4,11 @@ The audio callback must never wait: not for the renderer, not for a lock
 another thread holds while the scheduler has put it aside. So rendering
 happens on a *feeder* thread (:class:`BlockRing`), which pulls blocks from
 the renderer and keeps up to *ahead* seconds of them queued; the callback
-takes them with :meth:`BlockRing.take` and says how many frames it used with
-:meth:`BlockRing.used`. The two share a ``collections.deque`` (``append`` and
+reads them. The two share a ``collections.deque`` (``append`` and
 ``popleft`` are atomic) and two counters, each written by one side only: no
-lock at all.
+lock at all. :meth:`BlockRing.read` copies frames into the device's buffer,
+:meth:`BlockRing.skip_to_event` drops them up to the next event (a resume
+starts on a stroke).
 
 Each block comes with the events that fall in it (an offset into the block
 and the caller's payload), so the callback knows which output frame each
@@ -21,7 +22,7 @@ import collections
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -63,6 +64,7 @@ class BlockRing:
         self._queue: collections.deque = collections.deque()
         self._produced = 0      # written by the feeder only
         self._consumed = 0      # written by the callback only
+        self._block: list | None = None     # the callback's: [array, events, offset]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._feed, name="guji-feeder", daemon=True)
 
@@ -92,18 +94,67 @@ class BlockRing:
             time.sleep(0.001)
 
     # -- the callback's side ---------------------------------------------------------
+    # (no lock, no allocation: deque.popleft is atomic, and _consumed is the
+    # callback's alone)
 
-    def take(self):
-        """The next ``(block, [(offset, payload), …])``, :data:`END` after the
-        last, or ``None`` when nothing is ready (the renderer is late)."""
-        try:
-            return self._queue.popleft()
-        except IndexError:
-            return None
+    def read(self, out, frames: int, at: int, announce: Callable[[int, Any], None]
+             ) -> tuple[int, bool]:
+        """Copy up to *frames* queued frames into *out* (the first at output
+        frame *at*), calling ``announce(output frame, payload)`` for each
+        event copied; the frames copied, and whether the blocks have ended
+        (fewer frames and not ended: the renderer is late)."""
+        filled = 0
+        ended = False
+        while filled < frames:
+            current = self._current()
+            if current is None or current is END:
+                ended = current is END
+                break
+            block, events, offset = current
+            n = min(frames - filled, len(block) - offset)
+            out[filled:filled + n] = block[offset:offset + n]
+            while events and events[0][0] < offset + n:
+                event_offset, payload = events.pop(0)
+                announce(at + filled + event_offset - offset, payload)
+            filled += n
+            self._advance(offset + n)
+        self._consumed += filled
+        return filled, ended
 
-    def used(self, frames: int) -> None:
-        """The callback played *frames* more frames of the blocks."""
-        self._consumed += frames
+    def skip_to_event(self) -> tuple[bool, bool]:
+        """Drop frames up to the next event (resuming on a stroke, not in the
+        middle of a ring): whether an event was reached, and whether the
+        blocks ended first. Neither: nothing more is ready yet (call again)."""
+        while True:
+            current = self._current()
+            if current is None or current is END:
+                return False, current is END
+            block, events, offset = current
+            stop = events[0][0] if events else len(block)
+            self._consumed += max(0, stop - offset)
+            self._advance(max(offset, stop))
+            if events:
+                return True, False
+
+    def _current(self):
+        """The block being read (``[array, events, offset]``), the next one
+        taken if none; ``None`` when nothing is ready, :data:`END` at the end."""
+        if self._block is None:
+            try:
+                item = self._queue.popleft()
+            except IndexError:
+                return None
+            if item is END:
+                self._queue.appendleft(END)     # the end stays the end
+                return END
+            self._block = [item[0], item[1], 0]
+        return self._block
+
+    def _advance(self, offset: int) -> None:
+        if offset >= len(self._block[0]):
+            self._block = None
+        else:
+            self._block[2] = offset
 
     # -- the feeder ------------------------------------------------------------------
 

@@ -97,15 +97,16 @@ def run(args: argparse.Namespace) -> int:
                          "'guji ports')")
     from ..live import print_report, sound_system_quiet
     with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
-        if not args.no_audio:
-            _warm_up_sound()
-        what = what_to_play(args)
         outlet = None
         if args.midi_out is not None:
             from ...midi.ports import open_port
             outlet = open_port(args.midi_out or None)
         try:
-            report = _play(args, what, outlet)
+            if not args.no_audio:
+                # after the MIDI port: PortAudio's start-up opens a JACK client of its
+                # own, and two JACK clients opened at once by two threads deadlocked
+                _warm_up_sound()
+            report = _play(args, what_to_play(args), outlet)
         finally:
             if outlet is not None:
                 outlet.close()

@@ -80,11 +80,17 @@ class Sounding:
         return Voice.of(self.event.drum)
 
     def to_json(self) -> dict:
-        """``{"index", "stroke", "drum", "time", …}``: the line of ``guji play --json``."""
+        """The line of ``guji play --json``: ``index`` (:attr:`number`), ``stroke``
+        (the glyph, ○ or □; ``null`` for a count-in click), ``drum`` (鼙, 鼓 or
+        ``click``), ``time`` (scheduled seconds from the start), ``part``,
+        ``pass`` (of the part's ``--repeat``, from 1; ``null`` in the
+        count-in), ``position`` (in the pass, from 1) and ``loop`` (the pass
+        of ``--loop``, from 1)."""
         stroke = self.event.stroke
         return {"index": self.number, "stroke": stroke.glyph if stroke else None,
                 "drum": self.voice.value, "time": round(self.time, 9),
-                "part": self.part.name, "pass": self.event.pass_index + 1,
+                "part": self.part.name,
+                "pass": None if stroke is None else self.event.pass_index + 1,
                 "position": self.event.position + 1, "loop": self.loop_pass + 1}
 
 
@@ -103,6 +109,8 @@ class Feed:
         Of the blocks.
     frames:
         The length in frames (``None``: endless).
+    gains:
+        The gain of each channel (:mod:`guji.sound.headroom`).
     """
 
     blocks: Iterator[np.ndarray]
@@ -110,6 +118,7 @@ class Feed:
     rate: int
     channels: int
     frames: int | None
+    gains: tuple[float, ...] = ()
 
 
 def soundings(performance: Performance, rate: int = 48000, *, number: int = 0,
@@ -133,7 +142,7 @@ def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: 
     """The feed of a performance, start to end (its :class:`Mix`, its soundings)."""
     mix = Mix(performance, kit=kit, rate=rate, channels=channels)
     events = (Scheduled(s.frame, s) for s in soundings(mix.performance, rate))
-    return Feed(mix.blocks(block_frames), events, rate, channels, mix.frames)
+    return Feed(mix.blocks(block_frames), events, rate, channels, mix.frames, mix.gains)
 
 
 def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = 48000, channels: int = 2,
@@ -145,7 +154,7 @@ def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = 48000, channels
     per_segment = max(1, math.ceil(SEGMENT_SECONDS / loop.period))
     probe = Mix(loop.passes(0, carry + 2), kit=kit, rate=rate, channels=channels)
     plan = _LoopPlan(loop, kit, rate, channels, probe.gains, carry, per_segment)
-    return Feed(plan.blocks(block_frames), plan.events(), rate, channels, None)
+    return Feed(plan.blocks(block_frames), plan.events(), rate, channels, None, probe.gains)
 
 
 @dataclass(frozen=True)

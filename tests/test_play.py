@@ -1,6 +1,11 @@
 """Playback: real PortAudio streams on ALSA's null device, the stroke display,
 and the messages when PortAudio or a device is missing.
 
+ALSA's null device takes audio as fast as it is given, with no clock: these
+tests check what is played and shown, not when (the player's report says
+"a device without a clock"). Timing is checked on a real clock in
+test_live.py (a PulseAudio null sink, recorded).
+
 ALSA reads its configuration once per process, before sounddevice opens
 PortAudio, so every test that plays runs guji in a subprocess whose
 ``ALSA_CONFIG_PATH`` names a configuration written here: the null device
@@ -282,3 +287,42 @@ def test_a_looping_display_says_the_pass():
     assert lines[0].startswith("loop 1  魯鼓 1 liji-zhengyi  pass 1/1  1/12 鼙")
     assert lines[12].startswith("loop 2  魯鼓 1 liji-zhengyi  pass 1/1  1/12 鼙")
     assert lines[29].startswith("loop 3 ") and [s.number for s in heard] == list(range(30))
+
+
+# -- the transport's options ----------------------------------------------------------------
+
+@pytest.mark.parametrize("argv,says", [
+    (["play", "lu", "--no-audio"], "--no-audio plays MIDI only: give --midi-out PORT too"),
+    (["play", "lu", "--latency", "0"], "the latency must be 0.001–2 seconds"),
+    (["play", "lu", "--latency", "soon"], "'soon' is not a number of seconds"),
+])
+def test_bad_transport_options_are_one_line(capsys, argv, says):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err
+
+
+def test_play_loop_json_on_the_null_device_until_interrupted(null_audio):
+    proc = subprocess.Popen([sys.executable, "-m", "guji", "play", "lu:2", "--loop", "--json",
+                             "--interval", "0.05", "--count-in", "1"], env=null_audio,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=OUTSIDE)
+    try:
+        rows = []
+        for line in proc.stdout:
+            rows.append(json.loads(line))
+            if len(rows) == 1 + 3 * 13:
+                proc.send_signal(signal.SIGINT)
+                break
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert rows[0]["drum"] == "click" and rows[0]["loop"] == 1      # the count-in, once
+    strokes = rows[1:]
+    assert [r["loop"] for r in strokes] == [1] * 13 + [2] * 13 + [3] * 13
+    half = load("lu:2").notation(Rite.TOUHU)
+    assert "".join(r["stroke"] for r in strokes) == half * 3
+    # on the grid across the seams: the count-in step, then one step each
+    assert [r["time"] for r in rows] == pytest.approx([0.05 * i for i in range(len(rows))])

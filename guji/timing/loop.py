@@ -102,9 +102,3 @@ class Loop:
             parts += one.parts
             cues += one.cues
         return Performance(tuple(parts), tuple(cues), self.performance.title)
-
-    def pass_of(self, part_index: int) -> tuple[int, int]:
-        """For part *part_index* of :meth:`passes` ``(first, …)``, counted from
-        its first part: ``(pass offset, index of the part in one pass)``."""
-        return divmod(part_index, len(self.performance.parts))
-

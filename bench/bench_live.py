@@ -21,7 +21,7 @@ libasound2-plugins``)::
     .venv/bin/python bench/bench_live.py                    # both, defaults
     .venv/bin/python bench/bench_live.py --first-sound 10 --sweep 0
     .venv/bin/python bench/bench_live.py --first-sound 0 --latencies 0.05,0.1,0.2,0.3 \\
-        --busy 2 --sweep 6
+        --busy 2 --sweep 6 --no-realtime      # as a user without real-time rights
 
 The machine's load wobbles (other work): take the best and the medians,
 and compare latencies only within one interleaved sweep.
@@ -49,13 +49,19 @@ from onsets import detect_onsets  # noqa: E402
 RATE = 48000
 
 
+#: Run a command as a user without real-time rights: root without CAP_SYS_NICE
+#: (its RLIMIT_RTPRIO is 0), so guji's threads stay SCHED_OTHER.
+NO_REALTIME = ["setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice"]
+PREFIX: list[str] = []
+
+
 def play(sink, env, args, record_to):
     """Run ``guji play ARGS --json`` while recording: (stderr, [(arrival, line)],
     recording, spawn time)."""
     rec = sink.record(record_to)
     rec.wait_for_audio()
     spawned = time.monotonic()
-    p = subprocess.Popen([sys.executable, "-m", "guji", "play", *args, "--json"], env=env,
+    p = subprocess.Popen([*PREFIX, sys.executable, "-m", "guji", "play", *args, "--json"], env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
     lines = [(time.monotonic(), json.loads(x)) for x in p.stdout]
@@ -125,7 +131,12 @@ def main() -> None:
     ap.add_argument("--latencies", default="0.05,0.1,0.2")
     ap.add_argument("--sweep", type=int, default=3, metavar="ROUNDS")
     ap.add_argument("--busy", type=int, default=2)
+    ap.add_argument("--no-realtime", action="store_true",
+                    help="run guji without real-time rights, as an ordinary user does "
+                         "(root: CAP_SYS_NICE dropped with setpriv)")
     args = ap.parse_args()
+    if args.no_realtime:
+        PREFIX[:] = NO_REALTIME
     problem = missing()
     if problem:
         sys.exit(problem)
@@ -133,7 +144,8 @@ def main() -> None:
         env = sink.child_env()
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")    # warm bytecode
-        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+              + ("; guji without real-time rights" if args.no_realtime else ""))
         if args.first_sound:
             first_sound(sink, env, args.first_sound, Path(tmp))
         if args.sweep:

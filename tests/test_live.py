@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 
@@ -170,6 +171,7 @@ def test_space_pauses_and_q_quits_in_a_terminal(sink, tmp_path):
     rec = sink.record(tmp_path / "keys.wav")
     rec.wait_for_audio()
     term = Terminal()
+    settings = termios.tcgetattr(term.master)
     p = subprocess.Popen(guji("play", "lu", "--repeat", "4", "--interval", "0.3"),
                          env=sink.child_env(), cwd=OUTSIDE, stdin=term.slave, stderr=term.slave,
                          stdout=subprocess.PIPE, text=True)
@@ -181,6 +183,7 @@ def test_space_pauses_and_q_quits_in_a_terminal(sink, tmp_path):
     time.sleep(1.0)
     term.type(b"q")          # quit
     p.wait(30)
+    assert termios.tcgetattr(term.master) == settings       # the terminal as it was
     term.close()
     time.sleep(0.1)
     rec.stop()

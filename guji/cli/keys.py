@@ -66,10 +66,10 @@ class Keys:
             if not self.stdin.isatty():
                 return self
             fd = self.stdin.fileno()
-        except (AttributeError, ValueError, OSError):
+            import termios
+            import tty
+        except (AttributeError, ValueError, OSError, ImportError):   # no terminal (or Windows)
             return self
-        import termios
-        import tty
         self._fd = fd
         self._saved = termios.tcgetattr(fd)
         tty.setcbreak(fd)

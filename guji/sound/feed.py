@@ -88,7 +88,7 @@ class Sounding:
         of ``--loop``, from 1)."""
         stroke = self.event.stroke
         return {"index": self.number, "stroke": stroke.glyph if stroke else None,
-                "drum": self.voice.value, "time": round(self.time, 9),
+                "drum": self.voice.value, "time": round(self.time, 6),
                 "part": self.part.name,
                 "pass": None if stroke is None else self.event.pass_index + 1,
                 "position": self.event.position + 1, "loop": self.loop_pass + 1}

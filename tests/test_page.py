@@ -1,10 +1,13 @@
 """The shared page (guji.views.page, ``guji page``), checked in a real headless Chromium.
 
-The browser test loads ``index.html`` from the file system in Debian's
-chromium driven by Playwright, and checks: no console error, every
+The browser tests load ``index.html`` from the file system in Debian's
+chromium driven by Playwright, and check: no console error, every
 ``<audio>`` has a source the browser can play and whose duration is the
-file's, and a screenshot shows the drawing. It is skipped only when
-Playwright or the browser is missing (``.ci/run`` installs both).
+file's, a screenshot shows the drawing, and while a player plays the stroke
+lit in the pictures is the one at the player's current time (with scripts
+off: none lit, the players still play); a single-file page plays with no
+other file. Outside CI they are skipped when Playwright or the browser is
+missing; under CI (``CI=true``) that is a failure (``.ci/run`` installs both).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 import soundfile as sf
 
 from guji.cli.main import main
-from guji.timing.compare import MODES, Timing
+from guji.timing.compare import MODES, Timing, compare
 from guji.text.editions import load
 from guji.text.notation import Rite
 from guji.views.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
@@ -70,7 +73,9 @@ def test_page_is_self_contained(site):
                 assert "://" not in value and not value.startswith("/") \
                     and not value.startswith("//"), (tag, value)
                 assert (folder / value).is_file(), value
-    assert not [t for t, _ in found if t in ("script", "link", "iframe", "img")]
+    assert not [t for t, _ in found if t in ("link", "iframe", "img")]
+    # one script, inline (it lights the stroke sounding now), nothing loaded
+    assert [a for t, a in found if t == "script"] == [{}]
     assert "@import" not in page and "url(" not in page
     # Pictures inline; one player per variant and per mode.
     assert sum(1 for t, _ in found if t == "svg") == 2
@@ -129,9 +134,12 @@ def test_page_command_bad_parent(tmp_path, capsys):
 # -- in a real browser -----------------------------------------------------------
 
 def _browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(BROWSER).exists():
-        pytest.skip("no chromium")
+    from live.tools import need
+    try:
+        from playwright import sync_api
+    except ImportError:
+        need("playwright is missing: pip install '.[test]'")
+    need(None if Path(BROWSER).exists() else "chromium is missing: apt-get install chromium")
     return sync_api
 
 
@@ -196,3 +204,130 @@ def test_page_in_headless_chromium(site, tmp_path):
 def test_formats_table_is_consistent():
     for ext, (mime, fmt, subtype) in AUDIO_FORMATS.items():
         assert mime.startswith("audio/") and fmt in sf.available_formats()
+
+
+# -- the page follows its players --------------------------------------------------
+
+AUTOPLAY = BROWSER_ARGS + ["--autoplay-policy=no-user-gesture-required"]
+
+
+def expected_lit(performance, patterns, t: float) -> set[str]:
+    """``row-stroke`` of the stroke sounding at *t* in each part (from the scores)."""
+    lit = set()
+    for part in performance.parts:
+        score = part.score
+        i = int((t - score.start) // score.interval)
+        if score.count_in <= i < len(score):
+            row = next(k for k, p in enumerate(patterns) if p is score.pattern)
+            lit.add(f"{row}-{score.event(i).stroke.index}")
+    return lit
+
+
+PLAY_AND_PAUSE = """async ([selector, wait]) => {
+    const audio = document.querySelector(selector);
+    await audio.play();
+    await new Promise(done => setTimeout(done, wait));
+    audio.pause();
+    await new Promise(done => setTimeout(done, 100));      // the pause event has run
+    const lit = Array.from(document.querySelectorAll('.sounding'));
+    return {time: audio.currentTime,
+            lit: lit.map(e => e.getAttribute('data-stroke')),
+            where: lit.map(e => e.closest('figure').id)};
+}"""
+
+
+def _open(sync_api, index, **context):
+    pw = sync_api.sync_playwright().start()
+    browser = pw.chromium.launch(executable_path=BROWSER, args=AUTOPLAY)
+    page = browser.new_context(**context).new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(index.as_uri())
+    page.wait_for_load_state("load")
+    return pw, browser, page, problems
+
+
+def test_the_stroke_sounding_now_is_lit(site):
+    sync_api = _browser()
+    folder, index, patterns, timing = site
+    pw, browser, page, problems = _open(sync_api, index)
+    try:
+        from guji.timing.layout import perform
+        cases = [("#variant-a audio", perform(patterns[0], timing), 1300),
+                 ("#variant-b audio", perform(patterns[1], timing), 2100),
+                 ("#compare-stereo audio", compare(patterns, "stereo", timing).performance, 900)]
+        for selector, performance, wait in cases:
+            got = page.evaluate(PLAY_AND_PAUSE, [selector, wait])
+            want = expected_lit(performance, patterns, got["time"])
+            assert got["time"] > 0.3 and want, got
+            assert set(got["lit"]) == want, (selector, got)
+            # each stroke lit in both pictures: the sources' columns and the timeline
+            assert sorted(got["where"]) == sorted(["source", "timeline"] * len(want))
+        # the end puts the light out
+        ended = page.evaluate("""async () => {
+            const audio = document.querySelector('#variant-a audio');
+            audio.currentTime = audio.duration - 0.2;
+            await audio.play();
+            await new Promise(done => audio.addEventListener('ended', done, {once: true}));
+            return document.querySelectorAll('.sounding').length; }""")
+        assert ended == 0
+        assert problems == []
+    finally:
+        browser.close()
+        pw.stop()
+
+
+def test_without_scripts_the_page_still_plays_unlit(site):
+    sync_api = _browser()
+    folder, index, patterns, timing = site
+    pw, browser, page, problems = _open(sync_api, index, java_script_enabled=False)
+    try:
+        # no timers run in a page without scripts: wait here, not in the page
+        page.evaluate("() => { document.querySelector('#variant-a audio').play(); }")
+        page.wait_for_timeout(800)
+        got = page.evaluate("""() => { const a = document.querySelector('#variant-a audio');
+            a.pause(); return {time: a.currentTime,
+                               lit: document.querySelectorAll('.sounding').length}; }""")
+        assert got["time"] > 0.3 and got["lit"] == 0
+    finally:
+        browser.close()
+        pw.stop()
+
+
+def test_a_single_file_page_plays_with_no_other_file(tmp_path):
+    sync_api = _browser()
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    patterns = [load("lu:1"), load("lu:1@wuli-tongkao")]
+    timing = Timing(rite=Rite.SHE, interval=0.25)
+    index = write_page(folder / "lu1.html", patterns, timing, rate=RATE, modes=("diff",),
+                       single_file=True)
+    assert [p.name for p in folder.iterdir()] == ["lu1.html"]
+    found = tags(index.read_text(encoding="utf-8"))
+    sources = [a["src"] for t, a in found if t == "source"]
+    assert len(sources) == 3 and all(s.startswith("data:audio/flac;base64,") for s in sources)
+    pw, browser, page, problems = _open(sync_api, index)
+    try:
+        durations = page.eval_on_selector_all("audio", """els => Promise.all(els.map(a =>
+            new Promise(done => a.readyState >= 1 ? done(a.duration)
+                                : a.addEventListener('loadedmetadata', () => done(a.duration)))))""")
+        assert [round(d, 2) for d in durations] == \
+            [round(float(a["data-duration"]), 2) for t, a in found if t == "audio"]
+        got = page.evaluate(PLAY_AND_PAUSE, ["#variant-b audio", 1000])
+        from guji.timing.layout import perform
+        assert set(got["lit"]) == expected_lit(perform(patterns[1], timing), patterns,
+                                               got["time"])
+        assert problems == []
+    finally:
+        browser.close()
+        pw.stop()
+
+
+def test_single_file_command(tmp_path, capsys):
+    out = tmp_path / "one.html"
+    assert main(["page", "xue:1", "--single-file", "-o", str(out), "--rate", "16000",
+                 "--audio-format", "ogg"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.html"]
+    assert 'src="data:audio/ogg;base64,' in out.read_text(encoding="utf-8")
+    assert main(["page", "xue:1", "--single-file", "-o", str(tmp_path / "no" / "x.html")]) == 2

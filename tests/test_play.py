@@ -1,6 +1,11 @@
 """Playback: real PortAudio streams on ALSA's null device, the stroke display,
 and the messages when PortAudio or a device is missing.
 
+ALSA's null device takes audio as fast as it is given, with no clock: these
+tests check what is played and shown, not when (the player's report says
+"a device without a clock"). Timing is checked on a real clock in
+test_live.py (a PulseAudio null sink, recorded).
+
 ALSA reads its configuration once per process, before sounddevice opens
 PortAudio, so every test that plays runs guji in a subprocess whose
 ``ALSA_CONFIG_PATH`` names a configuration written here: the null device
@@ -13,6 +18,7 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import io
+import itertools
 import json
 import os
 import signal
@@ -26,10 +32,11 @@ import pytest
 from guji.cli.main import main
 from guji.text.editions import load
 from guji.text.notation import Rite
-from guji.cli.display import REVERSE, NORMAL, StrokeDisplay, format_stroke, source_excerpt
-from guji.sound.mixer import Mix
+from guji.cli.display import (CLEAR_LINE, NORMAL, PAUSED, REVERSE, StrokeDisplay, format_stroke,
+                              source_excerpt)
+from guji.sound.feed import soundings
 from guji.timing.score import Score
-from guji.timing.performance import Part
+from guji.timing.performance import Part, as_performance
 from guji.errors import display_width
 
 NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"
@@ -242,21 +249,80 @@ def test_long_source_lines_are_cut_around_the_glyph():
 
 def test_display_redraws_one_line_on_a_terminal_and_prints_lines_otherwise():
     score = Score(load("lu"), Rite.TOUHU, 0.5)
-    mix = Mix(score)
+    heard = list(soundings(as_performance(score)))
+    assert [s.event.index for s in heard] == list(range(len(score)))
     term = FakeTerminal()
-    shown = StrokeDisplay(mix, term)
-    for i in range(len(score)):
-        frame = mix.onset_frame(0, i)
-        shown.show(frame)
-        shown.show(frame + 10)           # the same stroke: not drawn again
+    shown = StrokeDisplay(term)
+    for sounding in heard:
+        shown.show(sounding)
+    shown.set_paused(True)
+    shown.set_paused(True)               # paused already: not drawn again
+    shown.set_paused(False)
     shown.close()
     out = term.getvalue()
-    assert out.count("\r") == len(score) and out.count(REVERSE) == len(score)
-    assert out.endswith("\n") and out.count("\n") == 1
+    # one line, redrawn: every stroke, then the paused mark, then without it
+    assert out.count("\r") == len(score) + 2 and out.count(REVERSE) == len(score) + 2
+    assert out.count(PAUSED) == 1 and out.endswith(CLEAR_LINE + "\n") and out.count("\n") == 1
     pipe = io.StringIO()
-    shown = StrokeDisplay(mix, pipe)
-    shown.show(-1)                        # before the first stroke: nothing
-    for i in range(len(score)):
-        shown.show(mix.onset_frame(0, i))
+    shown = StrokeDisplay(pipe)
+    for sounding in heard:
+        shown.show(sounding)
+    shown.set_paused(True)
     shown.close()
-    assert pipe.getvalue().count("\n") == len(score) and "\x1b" not in pipe.getvalue()
+    lines = pipe.getvalue().splitlines()
+    assert len(lines) == len(score) + 1 and lines[-1] == "paused"
+    assert "\x1b" not in pipe.getvalue()
+
+
+def test_a_looping_display_says_the_pass():
+    from guji.sound.feed import loop_soundings
+    from guji.timing.loop import Loop
+    loop = Loop(as_performance(Score(load("lu"), interval=0.5)))
+    heard = list(itertools.islice(loop_soundings(loop), 30))
+    pipe = io.StringIO()
+    shown = StrokeDisplay(pipe, loop=True)
+    for sounding in heard:
+        shown.show(sounding)
+    lines = pipe.getvalue().splitlines()
+    assert lines[0].startswith("loop 1  魯鼓 1 liji-zhengyi  pass 1/1  1/12 鼙")
+    assert lines[12].startswith("loop 2  魯鼓 1 liji-zhengyi  pass 1/1  1/12 鼙")
+    assert lines[29].startswith("loop 3 ") and [s.number for s in heard] == list(range(30))
+
+
+# -- the transport's options ----------------------------------------------------------------
+
+@pytest.mark.parametrize("argv,says", [
+    (["play", "lu", "--no-audio"], "--no-audio plays MIDI only: give --midi-out PORT too"),
+    (["play", "lu", "--latency", "0"], "the latency must be 0.001–2 seconds"),
+    (["play", "lu", "--latency", "soon"], "'soon' is not a number of seconds"),
+])
+def test_bad_transport_options_are_one_line(capsys, argv, says):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err
+
+
+def test_play_loop_json_on_the_null_device_until_interrupted(null_audio):
+    proc = subprocess.Popen([sys.executable, "-m", "guji", "play", "lu:2", "--loop", "--json",
+                             "--interval", "0.05", "--count-in", "1"], env=null_audio,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=OUTSIDE)
+    try:
+        rows = []
+        for line in proc.stdout:
+            rows.append(json.loads(line))
+            if len(rows) == 1 + 3 * 13:
+                proc.send_signal(signal.SIGINT)
+                break
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert rows[0]["drum"] == "click" and rows[0]["loop"] == 1      # the count-in, once
+    strokes = rows[1:]
+    assert [r["loop"] for r in strokes] == [1] * 13 + [2] * 13 + [3] * 13
+    half = load("lu:2").notation(Rite.TOUHU)
+    assert "".join(r["stroke"] for r in strokes) == half * 3
+    # on the grid across the seams: the count-in step, then one step each
+    assert [r["time"] for r in rows] == pytest.approx([0.05 * i for i in range(len(rows))])

@@ -4,8 +4,9 @@ While :func:`guji.sound.play.play` plays, the terminal shows the source line
 of the pattern with the glyph sounding now highlighted (reverse video); when
 the output is not a terminal, one plain line per stroke, the glyph in
 brackets. The library knows nothing of this: a command passes
-:func:`stroke_display` as ``play(..., display=...)``, and play tells the
-display which frame is sounding after each block.
+:func:`stroke_display` as ``play(..., display=...)``, and the player tells
+the display each stroke at the moment it is heard (by the sound card's
+clock, :mod:`guji.sound.player`).
 
 The display writes its own control sequences (``\\r``, reverse video, clear
 to end of line) on purpose: its content is escaped with
@@ -16,10 +17,12 @@ to end of line) on purpose: its content is escaped with
 from __future__ import annotations
 
 import shutil
-from typing import Callable, Iterable, TextIO
+import threading
+from dataclasses import replace
+from typing import Iterable, TextIO
 
 from ..errors import display_width, escape_controls
-from ..sound.mixer import Mix
+from ..sound.feed import Sounding
 from ..text.notation import Pattern, Rite
 from ..timing.performance import Part
 from ..timing.score import Event
@@ -28,24 +31,31 @@ from .terminal import unescaped
 REVERSE = "\x1b[7m"
 NORMAL = "\x1b[27m"
 CLEAR_LINE = "\x1b[K"
+#: Added to the line while playback is paused.
+PAUSED = "  [paused]"
 
 
-def stroke_display(out: TextIO) -> Callable[[Mix], "StrokeDisplay"]:
-    """The *display* argument of :func:`guji.sound.play.play` that shows each
-    stroke on *out* as it sounds (a :class:`StrokeDisplay` of the mix played)."""
-    return lambda mix: StrokeDisplay(mix, out)
+def stroke_display(out: TextIO) -> "StrokeDisplay":
+    """The *display* of :func:`guji.sound.play.play` that shows each stroke on
+    *out* as it is heard (a :class:`StrokeDisplay`)."""
+    return StrokeDisplay(out)
 
 
 class StrokeDisplay:
     """Shows the stroke sounding now: the pattern's source line, its glyph marked.
 
     On a terminal one status line is redrawn in place, the glyph in reverse
-    video; otherwise (a pipe, a file) each new stroke is one plain line with
-    the glyph in brackets.
+    video, and nothing else is written into it (ALSA's and PortAudio's
+    messages are caught while playing, and reported after); otherwise (a
+    pipe, a file) each stroke is one plain line with the glyph in brackets.
+    :meth:`show` is called on the player's announcer thread and
+    :meth:`set_paused` on the keyboard's: a lock keeps their lines whole.
+    With *loop*, each line starts with the pass of the loop (``loop 3``).
     """
 
-    def __init__(self, mix: Mix, out: TextIO, tty: bool | None = None, width: int | None = None):
-        self.mix = mix
+    def __init__(self, out: TextIO, tty: bool | None = None, width: int | None = None,
+                 loop: bool = False):
+        self.loop = loop               # say which pass of the loop each stroke is in
         self.out = unescaped(out)      # the content is escaped here, the codes are ours
         if tty is None:
             try:
@@ -54,44 +64,63 @@ class StrokeDisplay:
                 tty = False
         self.tty = tty
         self.width = width or (shutil.get_terminal_size((80, 24)).columns if tty else 100)
-        self._current: tuple[int, int] | None = None
+        self._line = ""
         self._drawn = False
+        self._paused = False
+        self._lock = threading.Lock()
 
-    def show(self, frame: int) -> None:
-        """Show the latest stroke started at or before *frame* (if it changed)."""
-        found = self.mix.event_at(frame)
-        if found is None:
-            return
-        part_index, event = found
-        key = (part_index, event.index)
-        if key == self._current:
-            return
-        self._current = key
-        line = format_stroke(self.mix.parts[part_index], event, tty=self.tty, width=self.width - 1)
+    def show(self, sounding: Sounding) -> None:
+        """*sounding* is heard now: draw its line."""
+        loop = sounding.loop_pass if self.loop else None
+        line = format_stroke(sounding.part, sounding.event, tty=self.tty,
+                             width=self.width - 1 - len(PAUSED), loop_pass=loop)
+        with self._lock:
+            self._line = line
+            self._draw()
+
+    def set_paused(self, paused: bool) -> None:
+        """Mark the line paused (or playing again)."""
+        with self._lock:
+            if paused == self._paused:
+                return
+            self._paused = paused
+            if self.tty:
+                self._draw()
+            else:
+                self.out.write(("paused" if paused else "playing") + "\n")
+                self.out.flush()
+
+    def _draw(self) -> None:
+        mark = PAUSED if self._paused else ""
         if self.tty:
-            self.out.write("\r" + line + CLEAR_LINE)
+            self.out.write("\r" + self._line + mark + CLEAR_LINE)
             self._drawn = True
         else:
-            self.out.write(line + "\n")
+            self.out.write(self._line + "\n")
         self.out.flush()
 
     def close(self) -> None:
-        if self.tty and self._drawn:
-            self.out.write("\n")
-            self.out.flush()
-            self._drawn = False
+        with self._lock:
+            if self.tty and self._drawn:
+                self.out.write("\n")
+                self.out.flush()
+                self._drawn = False
 
 
-def format_stroke(part: Part, event: Event, *, tty: bool, width: int = 100) -> str:
+def format_stroke(part: Part, event: Event, *, tty: bool, width: int = 100,
+                  loop_pass: int | None = None) -> str:
     """One display line for *event* of *part*.
 
     ``魯鼓 1 liji-zhengyi  pass 1/2  3/12 鼓  半，○□[○]□…`` — the part, the
     pass, the stroke's place in the pass and its drum, then the source line
     holding its glyph, cut to *width* columns around the glyph. On a
     terminal (*tty*) the glyph is in reverse video instead of brackets.
-    A count-in click shows ``count-in 2/4``.
+    A count-in click shows ``count-in 2/4``. With *loop_pass* (``--loop``)
+    the line starts with the loop's pass: ``loop 3``.
     """
     score = part.score
+    if loop_pass is not None:
+        part = replace(part, name=f"loop {loop_pass + 1}  {part.name}")
     if event.drum is None:
         return _fit(escape_controls(f"{part.name}  count-in {event.index + 1}/{score.count_in}"),
                     width)

@@ -15,7 +15,12 @@ One concept a module:
 * :mod:`guji.midi.write` — building and saving: :func:`build_midi`,
   :func:`write_midi`, :func:`save_midi`;
 * :mod:`guji.midi.read` — reading back: :func:`read_midi` →
-  :class:`MidiReading` of :class:`MidiHit` and :class:`MidiMarker`.
+  :class:`MidiReading` of :class:`MidiHit` and :class:`MidiMarker`;
+* live MIDI out (``guji play --midi-out``), imported on their own:
+  :mod:`guji.midi.events` (the file's notes as messages timed in seconds,
+  a loop's too), :mod:`guji.midi.ports` (the ALSA sequencer's and JACK's
+  ports, through python-rtmidi) and :mod:`guji.midi.sender` (messages sent
+  on their times from a clock).
 
 Everything public is importable from here; :class:`Voice` (the keys of the
 tables) comes along from :mod:`guji.timing.performance`. mido is imported

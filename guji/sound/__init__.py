@@ -15,9 +15,22 @@ One concept a module, each importing only those above it:
 * :mod:`~guji.sound.mixer` — :class:`~guji.sound.mixer.Mix`, the block renderer;
 * :mod:`~guji.sound.files` — writing WAV, FLAC and OGG files, byte for byte
   the same;
-* :mod:`~guji.sound.play` — live playback through PortAudio.
+* :mod:`~guji.sound.devices` — the audio output devices (PortAudio), and the
+  one-line errors when there is none;
+* :mod:`~guji.sound.feed` — what the live player plays: blocks, and the
+  strokes at their frames (:class:`~guji.sound.feed.Sounding`), of a
+  performance or of an endless loop;
+* :mod:`~guji.sound.ring` — blocks rendered ahead by a feeder thread, read
+  by the audio callback without a lock;
+* :mod:`~guji.sound.clock` — when each output frame is heard (PortAudio's
+  DAC time);
+* :mod:`~guji.sound.report` — underruns, gaps and ALSA's messages, after;
+* :mod:`~guji.sound.player` — the live player: a callback stream, each
+  stroke announced when heard, pause, stop;
+* :mod:`~guji.sound.play` — :func:`~guji.sound.play.play`, live playback in one call.
 
 Nothing here writes to a terminal: progress and the stroke display are the
 command line's (:mod:`guji.cli.progress`, :mod:`guji.cli.display`), passed in
-as callables.
+as callables; alsa-lib's messages are caught while playing
+(:mod:`guji.library_messages`) and end up in the report.
 """

@@ -19,9 +19,8 @@ onset.
 Minus-one
 ---------
 A part's muted drum (:attr:`Part.muted <guji.timing.performance.Part.muted>`)
-is silent: its strokes keep their places but sound nothing (a one-sample
-silence), or, with ghost clicks, the click (:meth:`Part.pass_voices
-<guji.timing.performance.Part.pass_voices>`).
+is silent (a one-sample silence in its place), or sounds the click with ghost
+clicks (:meth:`Part.pass_voices <guji.timing.performance.Part.pass_voices>`).
 
 Pan
 ---
@@ -44,10 +43,9 @@ The output is identical whatever ``block_frames``.
 
 Determinism
 -----------
-The noise of the voices is seeded, the mix is summed in one fixed order
-(part by part, stroke by stroke, then cues) whatever the block size, and
-the file writer (:mod:`guji.sound.files`) removes the two varying things
-libsndfile would write: the same command gives the same bytes.
+Seeded noise, one fixed order of summing whatever the block size, and a
+file writer (:mod:`guji.sound.files`) that writes nothing varying: the same
+command gives the same bytes.
 """
 
 from __future__ import annotations
@@ -111,6 +109,11 @@ class Mix:
     ceiling_dbfs:
         The highest peak allowed (default
         :data:`~guji.sound.headroom.CEILING_DBFS`).
+    gains:
+        The gain of each channel, given instead of found from the peak
+        (then :attr:`peaks` is empty): the passes of a loop, rendered a
+        few at a time, share the gains of the loop's steady state
+        (:mod:`guji.sound.feed`).
 
     Attributes
     ----------
@@ -125,7 +128,8 @@ class Mix:
     """
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
-                 rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS):
+                 rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
+                 gains: Sequence[float] | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
             raise UsageError(f"channels must be 1 (mono) or 2 (stereo), not {channels!r}")
@@ -158,8 +162,12 @@ class Mix:
         self._max_length = int(self._lengths.max())
         self.frames = self._total_frames()
         self.ceiling_dbfs = float(ceiling_dbfs)
-        self.peaks: tuple[float, ...] = self._exact_peaks()
-        self.gains: tuple[float, ...] = channel_gains(self.peaks, self.ceiling_dbfs)
+        if gains is not None:
+            self.peaks: tuple[float, ...] = ()
+            self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
+        else:
+            self.peaks = self._exact_peaks()
+            self.gains = channel_gains(self.peaks, self.ceiling_dbfs)
 
     # -- set-up ------------------------------------------------------------
     def _kind(self, voice: Voice | None, pan: float | None) -> int:

@@ -3,10 +3,14 @@
 ``guji page A B … -o DIR/`` writes ``DIR/index.html`` and, beside it, one
 audio file for each variant and one for each compare mode
 (:mod:`guji.timing.compare`). The page is self-contained: the pictures are inline
-SVG (:mod:`guji.views.draw`), the style is inline, there is no script, no font
-download, no network address at all; the ``<audio>`` elements name their
-files by relative paths. So the folder can be zipped, mailed, put on any
-web server, or opened straight from the file system (``file://``).
+SVG (:mod:`guji.views.draw`), the style and the one small script are inline
+(the script lights the stroke sounding now as a player plays:
+:mod:`guji.views.follow`; without scripts the page works the same, unlit),
+there is no font download, no network address at all; the ``<audio>``
+elements name their files by relative paths. So the folder can be zipped,
+mailed, put on any web server, or opened straight from the file system
+(``file://``). With ``--single-file`` (*single_file*) the audio goes inside
+the page itself, as ``data:`` URIs: one ``.html`` file holds everything.
 
 Audio format
 ------------
@@ -25,7 +29,8 @@ from __future__ import annotations
 
 import html
 import os
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -37,6 +42,8 @@ from ..timing.compare import MODES, compare
 from ..timing.comparison import Comparison
 from ..timing.layout import perform
 from ..timing.performance import Performance, Timing
+from .embed import data_uri, single_file_target
+from .follow import SCRIPT as FOLLOW_SCRIPT, STYLE as FOLLOW_STYLE, follow_data
 from .legend import pattern_title
 from .source import source_drawing
 from .timeline import timeline_drawing
@@ -82,6 +89,12 @@ class Track:
         Lines saying what plays when (may be empty).
     description:
         One sentence about it.
+    follow:
+        What the player plays, for the script that lights the stroke
+        sounding now (:func:`guji.views.follow.follow_data`; empty: none).
+    src:
+        The audio itself as a ``data:`` URI, in a single-file page (``None``:
+        the file beside the page).
     """
 
     key: str
@@ -91,6 +104,13 @@ class Track:
     duration: float
     schedule: str = ""
     description: str = ""
+    follow: str = ""
+    src: str | None = None
+
+    @property
+    def source(self) -> str:
+        """What ``<source src>`` names: the file, or the audio itself (a data URI)."""
+        return self.src if self.src is not None else self.filename
 
 
 def variant_filename(index: int, pattern: Pattern, ext: str) -> str:
@@ -184,7 +204,8 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
     title = title or ("guji: " + " · ".join(part_name(p) for p in patterns))
     out = ["<!DOCTYPE html>\n<html lang=\"zh-Hant\">\n<head>\n<meta charset=\"utf-8\">\n",
            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-           f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n",
+           f"<title>{_e(title)}</title>\n<style>{_STYLE}{FOLLOW_STYLE}</style>\n</head>\n"
+           "<body>\n",
            f"<h1>{_e(title)}</h1>\n"]
     out.append("<ul>\n" + "".join(
         f"<li><b>{LETTERS[i % 26]}</b> <code>{_e(p.id)}</code> — {_e(pattern_title(p))}: "
@@ -210,14 +231,19 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
         out.append(f'<div class="player" id="{_e(t.key)}">\n<h3>{_e(t.heading)}</h3>\n')
         if t.description:
             out.append(f"<p>{_e(t.description)}</p>\n")
-        out.append(f'<audio controls preload="metadata" data-duration="{t.duration:.6f}">'
-                   f'<source src="{_e(t.filename)}" type="{_e(t.mime)}">'
-                   f'<a href="{_e(t.filename)}">{_e(t.filename)}</a></audio>\n')
+        follow = f' data-follow="{_e(t.follow)}"' if t.follow else ""
+        out.append(f'<audio controls preload="metadata" data-duration="{t.duration:.6f}"'
+                   f'{follow}><source src="{_e(t.source)}" type="{_e(t.mime)}">'
+                   f'<a href="{_e(t.source)}" download="{_e(t.filename)}">{_e(t.filename)}'
+                   f'</a></audio>\n')
         if t.schedule:
             out.append(f'<pre class="schedule">{_e(t.schedule.rstrip())}</pre>\n')
         out.append("</div>\n")
     out.append(f'<p class="note">Made with guji {_e(__version__)}: '
-               f"the 投壺 drum scores of the 禮記.</p>\n</body>\n</html>\n")
+               f"the 投壺 drum scores of the 禮記.</p>\n")
+    if any(t.follow for t in tracks):
+        out.append(f"<script>{FOLLOW_SCRIPT}</script>\n")
+    out.append("</body>\n</html>\n")
     return "".join(out)
 
 
@@ -226,14 +252,16 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
 def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
                timing: Timing = Timing(), *, modes: Sequence[str] = MODES,
                audio_format: str = DEFAULT_AUDIO_FORMAT, kit=None, rate: int = 48000,
-               progress: Callable[[str], None] | None = None) -> Path:
+               progress: Callable[[str], None] | None = None,
+               single_file: bool = False) -> Path:
     """Write ``index.html`` and its audio files into *directory*.
 
     Parameters
     ----------
     directory:
         Created if missing (its parent must exist). Files of the same names
-        in it are replaced.
+        in it are replaced. With *single_file*: the ``.html`` file to write
+        (a folder, existing or ending in ``/``: its ``index.html``).
     patterns:
         Two or more variants, A first (one pattern: only its own player).
     timing:
@@ -246,17 +274,26 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
         Passed to :func:`guji.sound.files.write_audio`.
     progress:
         Called with a line as each file is written.
+    single_file:
+        Put the audio inside the page (``data:`` URIs): one file to mail.
 
     Returns
     -------
     Path
-        The ``index.html`` written.
+        The ``index.html`` (or single file) written.
     """
     patterns = _checked(patterns, modes, audio_format)
+    if single_file:
+        page = single_file_target(directory)
+        with tempfile.TemporaryDirectory(prefix="guji-page-") as tmp:
+            write = _audio_writer(Path(tmp), audio_format, kit, rate, None)
+            tracks = [replace(t, src=data_uri(Path(tmp) / t.filename, t.mime)) for t in
+                      _write_players(patterns, timing, modes, audio_format, write)]
+        return _write_html(page, build_html(patterns, timing, tracks), progress)
     folder = _folder(directory)
     write = _audio_writer(folder, audio_format, kit, rate, progress)
     tracks = _write_players(patterns, timing, modes, audio_format, write)
-    return _write_html(folder, build_html(patterns, timing, tracks), progress)
+    return _write_html(folder / "index.html", build_html(patterns, timing, tracks), progress)
 
 
 def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
@@ -318,25 +355,27 @@ def _write_players(patterns: Sequence[Pattern], timing: Timing, modes: Sequence[
     for i, p in enumerate(patterns):
         score = timing.score(p)
         name = variant_filename(i, p, ext)
-        duration = write(name, perform(p, timing))
+        performance = perform(p, timing)
+        duration = write(name, performance)
         n = score.per_pass
         tracks.append(Track(f"variant-{LETTERS[i % 26].lower()}",
                             f"{LETTERS[i % 26]}: {part_name(p)}", name, mime, duration,
                             description=f"{pattern_title(p)} — {n} strokes a pass, "
-                                        f"{p.notation(timing.rite)}"))
+                                        f"{p.notation(timing.rite)}",
+                            follow=follow_data(performance, patterns)))
     if len(patterns) >= 2:
         for mode in modes:
             c: Comparison = compare(patterns, mode, timing)
             name = mode_filename(mode, ext)
             duration = write(name, c.performance)
             tracks.append(Track(f"compare-{mode}", f"compare: {mode}", name, mime, duration,
-                                schedule=c.schedule_text(), description=MODE_TEXT[mode]))
+                                schedule=c.schedule_text(), description=MODE_TEXT[mode],
+                                follow=follow_data(c.performance, patterns)))
     return tracks
 
 
-def _write_html(folder: Path, page: str, progress: Callable[[str], None] | None) -> Path:
-    """Write *page* to ``folder/index.html`` atomically; its path."""
-    index = folder / "index.html"
+def _write_html(index: Path, page: str, progress: Callable[[str], None] | None) -> Path:
+    """Write *page* to *index* atomically; its path."""
     with writing(index) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")
     if progress:

@@ -116,7 +116,7 @@ def _column(p: Pattern, k: int, differing: set[int], cx: float, top: float,
                 body.append(rect(cx - col_w * 0.45, cy - cell / 2, col_w * 0.9, cell, DIFF_FILL,
                                  f' fill-opacity="{DIFF_OPACITY}" class="difference"'))
             body.append(stroke_shape(p.strokes[i].drum, cx, cy, cell * 0.62, INK,
-                                     stroke_title(p, i), width=cell * 0.06))
+                                     stroke_title(p, i), width=cell * 0.06, stroke=f"{k}-{i}"))
         elif kind == "half":
             body.append(svg_text(cx, cy, HALF, cell * 0.8, extra=' class="half"'))
         elif kind == "label":

@@ -98,15 +98,22 @@ def text_width(text: str, size: float) -> float:
 
 
 def stroke_shape(drum: Drum, cx: float, cy: float, size: float, colour: str, title: str,
-                 width: float = 2.0) -> str:
-    """○ as a circle, □ as a square, centred on (cx, cy), *size* across."""
+                 width: float = 2.0, stroke: str | None = None) -> str:
+    """○ as a circle, □ as a square, centred on (cx, cy), *size* across.
+
+    *stroke* names the stroke drawn (``"2-7"``: pattern 2 of the picture,
+    stroke 7 of the pattern, from 0) in a ``data-stroke`` attribute, by
+    which the shared page lights the stroke sounding now
+    (:mod:`guji.views.follow`)."""
     t = f"<title>{escape(title)}</title>"
+    data = f' data-stroke="{stroke}"' if stroke is not None else ""
     if drum is Drum.SMALL:
         return (f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(size / 2)}" fill="none" '
-                f'stroke="{colour}" stroke-width="{num(width)}" class="stroke small">{t}</circle>\n')
+                f'stroke="{colour}" stroke-width="{num(width)}" class="stroke small"{data}>'
+                f'{t}</circle>\n')
     return (f'<rect x="{num(cx - size / 2)}" y="{num(cy - size / 2)}" width="{num(size)}" '
             f'height="{num(size)}" fill="none" stroke="{colour}" stroke-width="{num(width)}" '
-            f'class="stroke big">{t}</rect>\n')
+            f'class="stroke big"{data}>{t}</rect>\n')
 
 
 def rect(x: float, y: float, width: float, height: float, fill: str, extra: str = "") -> str:

@@ -204,7 +204,7 @@ def _cell(frame: _Frame, p: Pattern, cell: Cell, y0: float) -> str:
     colour = SMALL_COLOUR if drum is Drum.SMALL else BIG_COLOUR
     body.append(stroke_shape(drum, x + size / 2, lane_y, size * 0.62, colour,
                              stroke_title(p, cell.index) + f", column {c + 1}",
-                             width=size * 0.09))
+                             width=size * 0.09, stroke=f"{cell.row}-{cell.index}"))
     return "".join(body)
 
 

@@ -32,11 +32,18 @@ def register(subparsers) -> None:
         description="Write DIR/index.html, a page that opens from the file system with no "
                     "network: the patterns as the sources write them, the aligned timeline, the "
                     "alignment of each variant with A, and an audio player for each variant "
-                    "and each compare mode (the audio files are written beside index.html).",
+                    "and each compare mode (the audio files are written beside index.html, or "
+                    "inside the page with --single-file). While a player plays, the stroke "
+                    "sounding now is lit in the pictures (a small script; the page works "
+                    "without it).",
         epilog="Example: guji page lu:1 lu:1@wuli-tongkao -o lu1-variants/")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, A first")
-    p.add_argument("-o", "--output", required=True, metavar="DIR/",
-                   help="the folder to write (created if missing)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR/|FILE.html",
+                   help="the folder to write (created if missing); with --single-file, the "
+                        "page's file")
+    p.add_argument("--single-file", action="store_true",
+                   help="put the audio inside the page: one .html file that can be mailed "
+                        "(-o FILE.html; a folder gets its index.html)")
     p.add_argument("--modes", type=_modes, default=MODES, metavar="M,M…",
                    help=f"compare modes to include (default: all: {','.join(MODES)})")
     p.add_argument("--audio-format", choices=tuple(AUDIO_FORMATS), default=DEFAULT_AUDIO_FORMAT,
@@ -54,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     audio = audio_options_from_args(args)
     index = write_page(args.output, patterns, timing, modes=args.modes,
                        audio_format=args.audio_format, kit=audio["kit"], rate=audio["rate"],
-                       progress=lambda line: print(line, file=sys.stderr))
+                       progress=lambda line: print(line, file=sys.stderr),
+                       single_file=args.single_file)
     print(f"open {index.resolve().as_uri()}")
     return 0

@@ -1,25 +1,59 @@
-"""``guji play``: play patterns on the sound card, showing each stroke as it sounds."""
+"""``guji play``: play patterns live — sound, MIDI out, or both — showing each stroke as heard.
+
+The transport: ``--loop`` plays until stopped; in a terminal, space pauses
+and resumes, ``q`` quits (exit 0), Ctrl-C exits 130. Strokes are shown when
+they are heard (the sound card's clock), in one redrawn line on a terminal,
+or as JSON lines with ``--json``. ``--midi-out [PORT]`` sends the notes of
+``guji midi`` to a MIDI port as they sound (``--no-audio``: MIDI alone).
+"""
 
 from __future__ import annotations
 
 import argparse
+import heapq
 import sys
+import threading
 
+from ...errors import UsageError
 from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
                      audio_options_from_args, performance_from_args)
-from ._common import add_input_options, add_timing_options, load_patterns
+from ._common import add_input_options, add_timing_options, checked, load_patterns
+from .midi import midi_options_from_args, parse_voice_values
+
+#: Seconds of output buffer (guji.sound.player.DEFAULT_LATENCY, without importing numpy).
+DEFAULT_LATENCY = 0.2
+
+
+def _latency(text: str) -> float:
+    from ...sound.player import check_latency
+    return check_latency(text)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "play", help="play patterns, showing the stroke sounding now",
-        description="Play patterns through the sound card (PortAudio). The terminal shows the "
-                    "pattern's source line with the glyph sounding now highlighted. Ctrl-C stops. "
-                    "No sound card? Use 'guji render' to write a file.")
+        "play", help="play patterns live (sound and/or MIDI), showing the stroke heard now",
+        description="Play patterns through the sound card (PortAudio) and/or to a MIDI port. "
+                    "The terminal shows the pattern's source line with the glyph heard now "
+                    "highlighted. In a terminal: space pauses and resumes, q quits; Ctrl-C "
+                    "stops. No sound card? Use 'guji render' to write a file.",
+        epilog="Examples: guji play lu --loop; guji play xue:2 --json; "
+               "guji play lu --midi-out 'Drum Module' --no-audio; guji ports")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2")
+    p.add_argument("--loop", action="store_true",
+                   help="play over and over until stopped (q or Ctrl-C); the count-in once; "
+                        "the grid runs on across the seam (with several patterns, --gap steps)")
     p.add_argument("--device", metavar="DEVICE",
                    help="output device: index or part of its name (see 'guji devices')")
+    p.add_argument("--latency", type=checked(_latency, float, "a number of seconds"),
+                   default=DEFAULT_LATENCY, metavar="SECONDS",
+                   help=f"output buffer (default {DEFAULT_LATENCY:g}: no underrun on a busy "
+                        "machine; the display and MIDI follow the sound whatever it is)")
     p.add_argument("--quiet", action="store_true", help="do not show the strokes")
+    p.add_argument("--json", action="store_true",
+                   help='one JSON line per stroke on standard output as it is heard: '
+                        '{"index", "stroke", "drum", "time" (scheduled seconds from the '
+                        'start), "part", "pass", "position", "loop"}')
+    _add_midi_out_options(p)
     add_timing_options(p)
     add_sequence_options(p)
     add_mute_options(p)
@@ -28,11 +62,130 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _add_midi_out_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("MIDI out")
+    g.add_argument("--midi-out", nargs="?", const="", default=None, metavar="PORT",
+                   help="send the notes of 'guji midi' to a MIDI port as they sound (ALSA "
+                        "sequencer or JACK; PORT: its name or part of it, see 'guji ports'; "
+                        "none: the first port that is not 'Midi Through')")
+    g.add_argument("--no-audio", action="store_true",
+                   help="with --midi-out: MIDI only, no sound from guji")
+    g.add_argument("--map", dest="midi_keys", action="append", metavar="V=KEY,...",
+                   type=lambda t: parse_voice_values(t, "key", 0),
+                   help="MIDI keys of the voices, as for 'guji midi' (e.g. 鼙=45,鼓=41)")
+    g.add_argument("--velocity", dest="midi_velocities", action="append", metavar="V=VEL,...",
+                   type=lambda t: parse_voice_values(t, "velocity", 1),
+                   help="note velocities 1–127, as for 'guji midi'")
+    g.add_argument("--melodic", action="store_true",
+                   help="the drums on melodic channels, GM program 117 Taiko Drum, as for "
+                        "'guji midi --melodic'")
+
+
+def what_to_play(args: argparse.Namespace):
+    """The performance of the command line, or its :class:`~guji.timing.loop.Loop`."""
+    from ...timing.loop import Loop
+    patterns = load_patterns(args.ids, args)
+    performance = performance_from_args(patterns, args)
+    if not args.loop:
+        return performance
+    one_after_another = len(patterns) > 1 and not getattr(args, "stack", False)
+    return Loop(performance, gap=args.gap if one_after_another else 0)
+
+
 def run(args: argparse.Namespace) -> int:
-    from ...sound.play import play
-    from ..display import stroke_display
-    options = audio_options_from_args(args)
-    parts = performance_from_args(load_patterns(args.ids, args), args)
-    display = None if args.quiet else stroke_display(sys.stderr)
-    play(parts, **options, device=args.device, display=display)
+    if args.no_audio and args.midi_out is None:
+        raise UsageError("--no-audio plays MIDI only: give --midi-out PORT too (see "
+                         "'guji ports')")
+    from ..live import print_report, sound_system_quiet
+    with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
+        outlet = None
+        if args.midi_out is not None:
+            from ...midi.ports import open_port
+            outlet = open_port(args.midi_out or None)
+        try:
+            if not args.no_audio:
+                # after the MIDI port: PortAudio's start-up opens a JACK client of its
+                # own, and two JACK clients opened at once by two threads deadlocked
+                _warm_up_sound()
+            report = _play(args, what_to_play(args), outlet)
+        finally:
+            if outlet is not None:
+                outlet.close()
+    print_report(report, caught.lines)
     return 0
+
+
+def _warm_up_sound() -> None:
+    """Import sounddevice on a thread of its own now: PortAudio's start-up
+    (probing the devices, ~80 ms) overlaps the loading of the patterns and the
+    voices, and the first sound comes sooner."""
+    def load() -> None:
+        try:
+            import sounddevice  # noqa: F401
+        except Exception:         # said properly when the player asks for it
+            pass
+    threading.Thread(target=load, name="guji-warm-up", daemon=True).start()
+
+
+def _play(args: argparse.Namespace, what, outlet):
+    from ..live import run_transport
+    outputs = _outputs(args, what, outlet)
+    transport = (_midi_transport(args, what, outlet, outputs) if args.no_audio
+                 else _audio_transport(args, what, outlet, outputs))
+    return run_transport(transport, outputs)
+
+
+def _outputs(args: argparse.Namespace, what, outlet):
+    """The displays of the command line: JSON lines, the stroke display, or none."""
+    from ...timing.loop import Loop
+    from ..display import StrokeDisplay
+    from ..live import JsonLines, Outputs
+    if args.json:
+        displays = [JsonLines(sys.stdout)]
+    elif args.quiet:
+        displays = []
+    else:
+        displays = [StrokeDisplay(sys.stderr, loop=isinstance(what, Loop))]
+    return Outputs(displays, outlet)
+
+
+def _messages(args: argparse.Namespace, what):
+    """The timed MIDI messages of *what* and the messages to send first."""
+    from ...midi.events import Instruments, loop_messages, note_events, timed_messages
+    from ...timing.loop import Loop
+    options = midi_options_from_args(args)
+    live = {k: options[k] for k in ("keys", "velocities", "melodic") if k in options}
+    first = what.passes(0, 1) if isinstance(what, Loop) else what
+    setup = Instruments(first, **live).setup()
+    if isinstance(what, Loop):
+        return loop_messages(what, **live), setup
+    return timed_messages(note_events(what, **live)), setup
+
+
+def _audio_transport(args: argparse.Namespace, what, outlet, outputs):
+    """The live player of the sound (MIDI messages, if any, sent when heard)."""
+    from ...sound.play import feed_of
+    from ...sound.player import Player
+    from ...sound.ring import Scheduled
+    audio = audio_options_from_args(args)
+    feed = feed_of(what, **audio)
+    events = feed.events
+    if outlet is not None:
+        messages, setup = _messages(args, what)
+        for message in setup:
+            outlet.send(message)
+        frames = (Scheduled(round(m.time * feed.rate), m) for m in messages)
+        events = heapq.merge(frames, feed.events, key=lambda s: s.frame)
+    return Player(feed.blocks, events, rate=feed.rate, channels=feed.channels,
+                  device=args.device, latency=args.latency, on_heard=outputs.heard)
+
+
+def _midi_transport(args: argparse.Namespace, what, outlet, outputs):
+    """MIDI alone: notes (and the strokes to show) on their times from the clock."""
+    from ...midi.sender import MidiPlayer
+    from ...sound.feed import loop_soundings, soundings
+    from ...timing.loop import Loop
+    messages, setup = _messages(args, what)
+    strokes = loop_soundings(what) if isinstance(what, Loop) else soundings(what)
+    items = heapq.merge(messages, strokes, key=lambda item: item.time)
+    return MidiPlayer(outlet, items, setup=setup, on_time=outputs.heard)

@@ -1,0 +1,31 @@
+"""``guji ports``: list the MIDI output ports ``guji play --midi-out`` can use."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_json_option, print_json
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "ports", help="list MIDI output ports",
+        description="List the MIDI output ports of the ALSA sequencer and of a running JACK "
+                    "server (an electronic drum module, a synth, a DAW). Give a name, or part "
+                    "of it, to 'guji play --midi-out'.")
+    add_json_option(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...midi.ports import list_ports
+    ports = list_ports()
+    if args.json:
+        print_json([p.to_json() for p in ports])
+        return 0
+    if not ports:
+        print("no MIDI output port (start a synth or a DAW)")
+        return 0
+    for p in ports:
+        print(f"{p.name}  ({p.system})")
+    return 0

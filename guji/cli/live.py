@@ -1,0 +1,127 @@
+"""Running live playback from the command line: what is shown, the keys, the report.
+
+The library plays (:class:`guji.sound.player.Player`, or
+:class:`guji.midi.sender.MidiPlayer` for MIDI alone) and hands over each
+stroke when it is heard; this module decides what happens then, on the
+terminal's side:
+
+* :class:`JsonLines` — ``--json``: one JSON line per stroke on standard
+  output, flushed at once;
+* :class:`Outputs` — hands each heard item to the displays, or a MIDI
+  message to the port;
+* :func:`run_transport` — start, read keys (:mod:`guji.cli.keys`), wait
+  for the end, close: the report;
+* :func:`sound_system_quiet` — while playing, everything C libraries write
+  to file descriptor 2 (PortAudio's and ALSA's messages) is caught instead
+  of landing in the stroke display, and counted; the display writes to the
+  real terminal meanwhile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from typing import Any, Iterator, Sequence, TextIO
+
+from ..library_messages import StderrCapture
+from ..midi.events import TimedMessage
+from ..sound.feed import Sounding
+from .keys import Keys
+
+
+class JsonLines:
+    """``guji play --json``: each stroke, as it is heard, one JSON line on *out*:
+    ``{"index", "stroke", "drum", "time", "part", "pass", "position", "loop"}``
+    (:meth:`guji.sound.feed.Sounding.to_json`), flushed at once."""
+
+    def __init__(self, out: TextIO):
+        self.out = out
+
+    def show(self, sounding: Sounding) -> None:
+        self.out.write(json.dumps(sounding.to_json(), ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def set_paused(self, paused: bool) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class Outputs:
+    """Where heard items go: strokes to every display, messages to the MIDI port."""
+
+    def __init__(self, displays: Sequence[Any] = (), outlet=None):
+        self.displays = list(displays)
+        self.outlet = outlet
+
+    def heard(self, item: Any, _when: float = 0.0) -> None:
+        """The player's ``on_heard``: *item* sounds now."""
+        if isinstance(item, TimedMessage):
+            if self.outlet is not None:
+                self.outlet.send(item.message)
+            return
+        for display in self.displays:
+            display.show(item)
+
+    def set_paused(self, paused: bool) -> None:
+        for display in self.displays:
+            display.set_paused(paused)
+        if paused and self.outlet is not None:
+            self.outlet.silence()
+
+    def close(self) -> None:
+        for display in self.displays:
+            display.close()
+
+
+def run_transport(transport, outputs: Outputs):
+    """Start *transport*, read keys while it plays, wait for its end; its report.
+
+    ``q`` quits (the report says so; the command exits 0); Ctrl-C stops the
+    transport, closes it and goes on as a KeyboardInterrupt (exit 130)."""
+    with Keys(transport, on_pause=outputs.set_paused):
+        transport.start()
+        try:
+            while not transport.wait(0.1):
+                pass
+            report = transport.close()
+        except BaseException:
+            transport.quit()
+            with contextlib.suppress(Exception):
+                transport.close()
+            raise
+        finally:
+            outputs.close()
+        return report
+
+
+@contextlib.contextmanager
+def sound_system_quiet() -> Iterator[StderrCapture]:
+    """Catch what C libraries write to file descriptor 2 while playing.
+
+    Inside, ``sys.stderr`` writes to the real terminal (the displays are made
+    on it); what PortAudio or alsa-lib print goes to the capture's
+    ``lines``, for the report after playback."""
+    with StderrCapture() as caught:
+        yield caught
+
+
+def report_lines(report, caught: Sequence[str]) -> list[str]:
+    """The lines to print after playback: trouble in the *report*, and what
+    the sound system printed meanwhile (empty when all went well)."""
+    lines = []
+    if report is not None and report.troubled:
+        lines.append(f"guji: playback: {report.summary()}")
+    said = [line for line in caught if line.strip()]
+    if said:
+        more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
+        lines.append(f"guji: the sound system said {len(said)} thing(s) while playing: "
+                     f"{said[0].strip()}{more}")
+    return lines
+
+
+def print_report(report, caught: Sequence[str]) -> None:
+    for line in report_lines(report, caught):
+        print(line, file=sys.stderr)

@@ -1,0 +1,208 @@
+"""What the live player plays: blocks of sound, and what sounds when.
+
+A :class:`Feed` is the player's input: the rendered blocks
+(:meth:`guji.sound.mixer.Mix.blocks`) and, in the same frame order, a
+:class:`Sounding` for every stroke and count-in click — the payloads the
+player announces when they are heard. :func:`performance_feed` makes one of
+a performance; :func:`loop_feed` of a :class:`~guji.timing.loop.Loop`,
+endless.
+
+Looping
+-------
+A loop cannot be rendered whole, so it is rendered a few passes at a time
+(a *segment* of at least :data:`SEGMENT_SECONDS`), each segment a
+:class:`~guji.sound.mixer.Mix` of its passes at their own times
+(:meth:`Loop.passes <guji.timing.loop.Loop.passes>`: from their absolute
+grid steps, so pass 10,000 is where its steps put it, to the sample). A
+segment's mix also holds the passes before it whose ring still sounds into
+it, so a 鼓 ringing across the seam rings on, and it renders exactly the
+segment's frames: ``[round(start × rate), round(next start × rate))``. All
+segments share one gain per channel: the gain of the loop's first passes,
+steady state included (the exact peak of :mod:`guji.sound.headroom`), so the
+level never steps at a seam.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from ..timing.loop import Loop
+from ..timing.performance import Part, Performance, Voice
+from ..timing.score import Event
+from .kit import Kit, default_kit, one_shot
+from .mixer import Mix
+from .ring import Scheduled
+
+#: Seconds of a loop rendered by one mix, at least (one pass if longer).
+SEGMENT_SECONDS = 8.0
+
+#: Frames a block of the live player (about 43 ms at 48 kHz).
+PLAY_BLOCK_FRAMES = 2048
+
+
+@dataclass(frozen=True)
+class Sounding:
+    """One stroke or count-in click, as the player announces it.
+
+    Attributes
+    ----------
+    number:
+        How many strokes and clicks came before it, from the start (0-based).
+    time:
+        Seconds from the start, as scheduled (``step × interval``).
+    frame:
+        The sample its sound starts on (``round(time × rate)``).
+    part:
+        The part it belongs to (its name, its score: ``part.score.pattern``
+        is the pattern, with the source text).
+    event:
+        The event of the part's score: the drum, the stroke (and its place
+        in the source), the pass and place within the pass.
+    loop_pass:
+        The pass of the loop (0-based; always 0 without ``--loop``).
+    """
+
+    number: int
+    time: float
+    frame: int
+    part: Part
+    event: Event
+    loop_pass: int = 0
+
+    @property
+    def voice(self) -> Voice:
+        """鼙, 鼓, or the count-in click."""
+        return Voice.of(self.event.drum)
+
+    def to_json(self) -> dict:
+        """The line of ``guji play --json``: ``index`` (:attr:`number`), ``stroke``
+        (the glyph, ○ or □; ``null`` for a count-in click), ``drum`` (鼙, 鼓 or
+        ``click``), ``time`` (scheduled seconds from the start), ``part``,
+        ``pass`` (of the part's ``--repeat``, from 1; ``null`` in the
+        count-in), ``position`` (in the pass, from 1) and ``loop`` (the pass
+        of ``--loop``, from 1)."""
+        stroke = self.event.stroke
+        return {"index": self.number, "stroke": stroke.glyph if stroke else None,
+                "drum": self.voice.value, "time": round(self.time, 6),
+                "part": self.part.name,
+                "pass": None if stroke is None else self.event.pass_index + 1,
+                "position": self.event.position + 1, "loop": self.loop_pass + 1}
+
+
+@dataclass(frozen=True)
+class Feed:
+    """Blocks to play and what sounds when: the input of the live player.
+
+    Attributes
+    ----------
+    blocks:
+        float32 arrays, frames × channels, in order (endless for a loop).
+    events:
+        :class:`~guji.sound.ring.Scheduled` items (payload: a
+        :class:`Sounding`), in frame order.
+    rate, channels:
+        Of the blocks.
+    frames:
+        The length in frames (``None``: endless).
+    gains:
+        The gain of each channel (:mod:`guji.sound.headroom`).
+    """
+
+    blocks: Iterator[np.ndarray]
+    events: Iterator[Scheduled]
+    rate: int
+    channels: int
+    frames: int | None
+    gains: tuple[float, ...] = ()
+
+
+def soundings(performance: Performance, rate: int = 48000, *, number: int = 0,
+              loop_pass: int = 0) -> Iterator[Sounding]:
+    """Every stroke and click of *performance*, in order of sample (at *rate*),
+    ties in part order; counted from *number*, in pass *loop_pass* of a loop."""
+
+    def part_events(k: int):
+        part = performance.parts[k]
+        for event in part.score:
+            yield round(event.time * rate), k, part, event
+
+    merged = heapq.merge(*(part_events(k) for k in range(len(performance.parts))), key=lambda e: (e[0], e[1]))
+    for frame, _, part, event in merged:
+        yield Sounding(number, event.time, frame, part, event, loop_pass)
+        number += 1
+
+
+def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: int = 48000,
+                     channels: int = 2, block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
+    """The feed of a performance, start to end (its :class:`Mix`, its soundings)."""
+    mix = Mix(performance, kit=kit, rate=rate, channels=channels)
+    events = (Scheduled(s.frame, s) for s in soundings(mix.performance, rate))
+    return Feed(mix.blocks(block_frames), events, rate, channels, mix.frames, mix.gains)
+
+
+def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = 48000, channels: int = 2,
+              block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
+    """The endless feed of *loop*, rendered a segment at a time (see the module)."""
+    kit = kit if kit is not None else default_kit(rate)
+    ring = max(len(one_shot(kit, v, rate)) for v in Voice)
+    carry = math.ceil(ring / rate / loop.period)      # earlier passes still ringing
+    per_segment = max(1, math.ceil(SEGMENT_SECONDS / loop.period))
+    probe = Mix(loop.passes(0, carry + 2), kit=kit, rate=rate, channels=channels)
+    plan = _LoopPlan(loop, kit, rate, channels, probe.gains, carry, per_segment)
+    return Feed(plan.blocks(block_frames), plan.events(), rate, channels, None, probe.gains)
+
+
+@dataclass(frozen=True)
+class _LoopPlan:
+    """How :func:`loop_feed` cuts a loop into segments of *per_segment* passes."""
+
+    loop: Loop
+    kit: Kit
+    rate: int
+    channels: int
+    gains: tuple[float, ...]
+    carry: int
+    per_segment: int
+
+    def frame(self, pass_index: int) -> int:
+        """The first frame of pass *pass_index* (0: the very start, count-in included)."""
+        return 0 if pass_index == 0 else round(self.loop.pass_start(pass_index) * self.rate)
+
+    def blocks(self, block_frames: int) -> Iterator[np.ndarray]:
+        segment = 0
+        while True:
+            first = segment * self.per_segment
+            last = first + self.per_segment
+            earliest = max(0, first - self.carry)
+            mix = Mix(self.loop.passes(earliest, last - earliest), kit=self.kit,
+                      rate=self.rate, channels=self.channels, gains=self.gains)
+            start, stop = self.frame(first), self.frame(last)
+            at = start
+            for block in mix.blocks(block_frames, start, stop):
+                yield block
+                at += len(block)
+            while at < stop:        # the mix ended (no ring left) before the segment did
+                n = min(block_frames, stop - at)
+                yield np.zeros((n, self.channels), dtype=np.float32)
+                at += n
+            segment += 1
+
+    def events(self) -> Iterator[Scheduled]:
+        return (Scheduled(s.frame, s) for s in loop_soundings(self.loop, self.rate))
+
+
+def loop_soundings(loop: Loop, rate: int = 48000) -> Iterator[Sounding]:
+    """Every stroke and click of *loop*, endless, pass after pass (frames at *rate*)."""
+    number = 0
+    pass_index = 0
+    while True:
+        for s in soundings(loop.passes(pass_index, 1), rate, number=number,
+                           loop_pass=pass_index):
+            yield s
+            number += 1
+        pass_index += 1

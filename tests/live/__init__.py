@@ -1,0 +1,9 @@
+"""Real audio and MIDI servers for the live tests, started and stopped by the tests.
+
+* :mod:`live.pulse` — a private PulseAudio null sink (it runs on the clock,
+  as a sound card does), ALSA pointed at it for a child process, and
+  ``parec`` recordings of its monitor anchored on ``time.monotonic()``;
+* :mod:`live.jack` — a private JACK server on the dummy driver, for MIDI;
+* :mod:`live.tools` — :func:`~live.tools.need`: skip where a tool is
+  missing, but fail under CI.
+"""

@@ -338,7 +338,8 @@ def _midi_file(grid: TickGrid, conductor: TickTrack, tracks: Sequence[TickTrack]
 
 def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **options) -> Path:
     """Build a MIDI file (:func:`build_midi`, same options) and write it to
-    *path* atomically: a failed or interrupted write leaves no partial file.
+    *path* (:func:`save_midi`): a file atomically, so a failed or
+    interrupted write leaves no partial file; a device or pipe directly.
 
     Returns the path written. Raises :class:`UsageError` when *path* is a
     directory, its directory does not exist, or it cannot be written.
@@ -346,9 +347,12 @@ def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **optio
     return save_midi(build_midi(parts, cues, **options), path)
 
 
-def save_midi(midi: mido.MidiFile, path: str | os.PathLike) -> Path:
-    """Write *midi* to *path* atomically (see :func:`write_midi`); return the path."""
+def save_midi(midi: mido.MidiFile, path) -> Path:
+    """Write *midi* to *path* (a file name, ``-`` for standard output, or a
+    binary file object) as :func:`guji.files.writing` decides: a file
+    atomically, a device or pipe directly (see :func:`write_midi`); return
+    the path."""
     with writing(path, hint=" (give a file name, or end the path with '/' for one file "
-                            "per pattern)") as tmp:
-        midi.save(tmp)
-    return Path(path)
+                            "per pattern)") as out:
+        midi.save(file=out.open())
+    return Path(out.name)

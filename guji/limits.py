@@ -7,6 +7,10 @@ measured before anything is made, against a :class:`Limits`:
 * :attr:`Limits.longest` — the longest piece: 24 hours of music (render,
   MIDI, play, compare, page); checked when a performance is laid out
   (:mod:`guji.timing.extent`);
+* :attr:`Limits.parts` — the most parts and cues in one performance (each
+  an object of its own, with a line of its own in a schedule: ``compare
+  alternate`` makes a part of every pass, ``compare diff`` a cue of every
+  difference heard);
 * :attr:`Limits.midi_notes` — the most notes in one MIDI file (a MIDI file
   is built in memory, about a kilobyte a note: :mod:`guji.midi.size`);
 * :attr:`Limits.text_bytes` — the largest input text, 64 MiB
@@ -35,7 +39,7 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Iterator
+from typing import ContextManager, Iterator
 
 from .errors import UsageError
 
@@ -48,6 +52,8 @@ class Limits:
     ----------
     longest:
         Seconds of music in one piece (default 24 h).
+    parts:
+        Parts and cues in one performance (default 100,000).
     midi_notes:
         Notes in one MIDI file (default 1,000,000: about 1.1 GB while built).
     text_bytes:
@@ -55,6 +61,7 @@ class Limits:
     """
 
     longest: float = 24 * 3600.0
+    parts: float = 100_000
     midi_notes: float = 1_000_000
     text_bytes: float = 64 * 2 ** 20
 
@@ -62,7 +69,7 @@ class Limits:
 #: The limits guji starts with.
 DEFAULT = Limits()
 #: No limit but the hard ones (``--force``).
-NONE = Limits(math.inf, math.inf, math.inf)
+NONE = Limits(math.inf, math.inf, math.inf, math.inf)
 
 _current: ContextVar[Limits] = ContextVar("guji_limits", default=DEFAULT)
 
@@ -82,7 +89,7 @@ def using(limits: Limits) -> Iterator[Limits]:
         _current.reset(token)
 
 
-def lifted() -> "contextmanager":
+def lifted() -> ContextManager[Limits]:
     """No limit but the hard ones for the ``with`` block (the command line's ``--force``)."""
     return using(NONE)
 

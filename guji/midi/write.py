@@ -35,6 +35,7 @@ from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSIO
                  MELODIC_CHANNELS, MELODIC_PROGRAMS, PERCUSSION_CHANNEL, PROGRAM_NAMES)
 from .ticks import (DEFAULT_TICKS_PER_BEAT, TickGrid, TickTrack, check_tempo,
                     check_ticks_per_beat, tempo_for)
+from .size import check_notes
 from .tracks import CUE_TRACK, TRACK_SEPARATOR, track_name
 
 #: Seconds the file runs on after the last note ends, for the ring.
@@ -254,9 +255,11 @@ def build_midi(performance, cues: Iterable[Cue] = (), *, title: str | None = Non
     ------
     UsageError
         A key/velocity out of range, a bad resolution or tempo, or strokes
-        finer than the tick grid (:meth:`Score.require_resolution`).
+        finer than the tick grid (:meth:`Score.require_resolution`); a
+        file too big to build or to hold (:mod:`guji.midi.size`).
     """
     perf = as_performance(performance, cues)
+    check_notes(perf)                  # before anything is built
     grid = _tick_grid(perf, ticks_per_beat, tempo)
     kit = _Instruments(keys, velocities, melodic,
                        click=any(p.score.count_in for p in perf.parts), cue=bool(perf.cues))
@@ -327,9 +330,9 @@ def _midi_file(grid: TickGrid, conductor: TickTrack, tracks: Sequence[TickTrack]
     last = max([t.last_off for t in tracks] + [e[0] for e in conductor.events])
     end_tick = last + grid.tick(PAD_SECONDS)
     midi = mido.MidiFile(type=1, ticks_per_beat=grid.ticks_per_beat, charset="utf-8")
-    midi.tracks.append(conductor.to_mido(end_tick))
+    midi.tracks.append(conductor.to_mido(end_tick, grid.ticks_per_beat))
     for t in tracks:
-        midi.tracks.append(t.to_mido(end_tick))
+        midi.tracks.append(t.to_mido(end_tick, grid.ticks_per_beat))
     return midi
 
 

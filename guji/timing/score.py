@@ -27,6 +27,7 @@ from typing import Iterator, Sequence
 
 from ..errors import UsageError
 from ..text.notation import Drum, Pattern, Rite, Stroke
+from .extent import check_exact
 
 #: Seconds between strokes when the user says nothing (see the module docstring).
 DEFAULT_INTERVAL = 0.6
@@ -49,6 +50,7 @@ def check_interval(interval: float) -> float:
     if value < MIN_INTERVAL:
         raise UsageError(f"interval {value:g} s is too small: strokes would collide "
                          f"(at least {MIN_INTERVAL:g} s, i.e. {60 / MIN_INTERVAL:g} per minute)")
+    check_exact(value, f"one stroke of interval {value:g} s")
     return value
 
 

@@ -197,6 +197,7 @@ class Output(os.PathLike):
         self.streamed = where.streamed
         self._path = path
         self._file: BinaryIO | None = None
+        self._owned = True
 
     def __fspath__(self) -> str:
         if self._path is None:
@@ -209,12 +210,11 @@ class Output(os.PathLike):
     def open(self) -> BinaryIO:
         """The destination opened for writing, in binary (one file, opened once)."""
         if self._file is None:
-            given = self.destination.file
-            if given is not None:
-                self._file = given
-            elif self._path is None:       # standard output: a duplicate of its descriptor
-                sys.stdout.flush()
-                self._file = open(os.dup(sys.stdout.fileno()), "wb")
+            self._owned = True
+            if self.destination.file is not None:
+                self._file, self._owned = self.destination.file, False
+            elif self._path is None:
+                self._file, self._owned = _standard_output()
             elif self.streamed:            # a device or FIFO: never created, never truncated
                 self._file = open(os.open(self._path, os.O_WRONLY | os.O_CLOEXEC), "wb")
             else:
@@ -225,10 +225,21 @@ class Output(os.PathLike):
         f, self._file = self._file, None
         if f is None:
             return
-        if f is self.destination.file:
-            f.flush()
-        else:
+        if self._owned:
             f.close()
+        else:
+            f.flush()
+
+
+def _standard_output() -> tuple[BinaryIO, bool]:
+    """Standard output for binary data, and whether it is ours to close: a
+    duplicate of its descriptor, or (where it has none: a test's capture)
+    its binary buffer."""
+    sys.stdout.flush()
+    try:
+        return open(os.dup(sys.stdout.fileno()), "wb"), True
+    except (AttributeError, OSError, ValueError):
+        return sys.stdout.buffer, False
 
 
 @contextmanager
@@ -263,10 +274,11 @@ def writing(where, *, hint: str = "", errors: tuple = (), binary: bool = True
         raise UsageError(f"{where_to.name}: cannot write: {reason(e)}") from None
 
 
-def make_folder(path: str | os.PathLike) -> tuple[Path, bool]:
+def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path, bool]:
     """*path* as a folder to write files into, made if missing (its parent
-    must exist); return it and whether it was made. :class:`UsageError` (one
-    line) if it is something else, or cannot be made."""
+    must exist, unless *parents*: then missing folders above it are made
+    too); return it and whether it was made. :class:`UsageError` (one line)
+    if it is something else, or cannot be made."""
     folder = Path(path)
     name = os.fspath(path) or "."
     if folder.is_dir():
@@ -274,10 +286,10 @@ def make_folder(path: str | os.PathLike) -> tuple[Path, bool]:
     if folder.exists() or folder.is_symlink():
         raise UsageError(f"{name}: exists and is not a directory")
     parent = folder.parent if str(folder.parent) else Path(".")
-    if not parent.is_dir():
+    if not parents and not parent.is_dir():
         raise UsageError(f"{name}: no such directory {str(parent)!r}")
     try:
-        folder.mkdir()
+        folder.mkdir(parents=parents)
     except OSError as e:
         raise UsageError(f"{name}: cannot make the folder: {reason(e)}") from None
     return folder, True

@@ -57,15 +57,18 @@ SUBTYPE_NAMES = {"16": "PCM_16", "24": "PCM_24", "float": "FLOAT", "pcm_16": "PC
 
 
 def audio_format(path: str | os.PathLike, format: str | None = None,
-                 subtype: str | None = None) -> tuple[str, str]:
+                 subtype: str | None = None, *, streamed: bool = False) -> tuple[str, str]:
     """The ``(format, subtype)`` to write *path* with, as libsndfile names them.
 
     *format* (``wav``, ``flac``, ``ogg``) defaults to the extension of
-    *path*; *subtype* (``16``, ``24``, ``float`` or a libsndfile name)
-    defaults to 16-bit (WAV, FLAC) or Vorbis (OGG). Raise
-    :class:`UsageError` for what cannot be written.
+    *path*, or WAV for a *streamed* destination without one (``/dev/null``,
+    ``-``: :func:`guji.files.destination`); *subtype* (``16``, ``24``,
+    ``float`` or a libsndfile name) defaults to 16-bit (WAV, FLAC) or Vorbis
+    (OGG). Raise :class:`UsageError` for what cannot be written.
     """
-    ext = Path(path).suffix.lower()
+    ext = Path(path).suffix.lower() if os.fspath(path) != "-" else ""
+    if format is None and streamed and not ext:
+        format = "wav"
     if format is None:
         if ext not in EXTENSIONS:
             raise UsageError(f"{path}: cannot tell the audio format from the extension "
@@ -189,8 +192,8 @@ def write_audio(path, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None
         Frames rendered at a time (memory use, not output, depends on it).
     """
     where = destination(path)
-    fmt, sub = audio_format(where.name if where.path is not None else "", format or (
-        None if where.suffix or not where.streamed else "wav"), subtype)
+    fmt, sub = audio_format(where.name if where.path is not None else "-", format, subtype,
+                            streamed=where.streamed)
     ceiling = CEILING_DBFS - (OGG_EXTRA_HEADROOM_DB if fmt == "OGG" else 0.0)
     mix = Mix(parts, cues, kit=kit, rate=rate, channels=channels, ceiling_dbfs=ceiling)
     if fmt == "OGG":    # Vorbis packets follow the writes: keep one size, one call a block

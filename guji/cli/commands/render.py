@@ -20,9 +20,12 @@ def register(subparsers) -> None:
                     "appears only when complete. Several patterns are played one after another.")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="the audio file (.wav, .flac, .ogg); default: named after the first id")
+                   help="the audio file (.wav, .flac, .ogg); default: named after the first id. "
+                        "A device or pipe is written directly (-o /dev/null times a render); "
+                        "'-' writes to standard output")
     p.add_argument("--format", choices=("flac", "ogg", "wav"),
-                   help="file format (default: from the extension)")
+                   help="file format (default: from the extension; wav for a device, a pipe "
+                        "or '-' without one)")
     p.add_argument("--bits", choices=_BITS,
                    help="sample format: 16 (default), 24 (WAV, FLAC) or float (WAV)")
     add_timing_options(p)
@@ -42,13 +45,15 @@ def default_output(ids: list[str], fmt: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...files import destination
     from ...sound.files import audio_format, write_audio
     from ..progress import ProgressBar
-    output = args.output or default_output(args.ids, args.format)
-    fmt, sub = audio_format(output, args.format, args.bits)     # check before any work
+    output = args.output if args.output is not None else default_output(args.ids, args.format)
+    where = destination(output)                                     # check before any work
+    fmt, sub = audio_format(output, args.format, args.bits, streamed=where.streamed)
     options = audio_options_from_args(args)
     performance = performance_from_args(load_patterns(args.ids, args), args)
-    bar = ProgressBar(f"rendering {output}", stream=sys.stderr, rate=options["rate"])
+    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=options["rate"])
     try:
         path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
     finally:
@@ -57,6 +62,14 @@ def run(args: argparse.Namespace) -> int:
     strokes = performance.stroke_count
     layout = "stereo" if options["channels"] == 2 else "mono"
     kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "Vorbis"}[sub]
+    if fmt == "WAV" and not where.streamed and _is_rf64(where.path):
+        fmt = "RF64 (a WAV over 4 GiB: libsndfile, FFmpeg, SoX and Audacity read it)"
+    # the audio itself may be on standard output: the report goes to stderr then
     print(f"wrote {path} ({strokes} strokes, {seconds:.1f} s, {options['rate']} Hz {layout}, "
-          f"{fmt} {kind})")
+          f"{fmt} {kind})", file=sys.stderr if where.path is None else sys.stdout)
     return 0
+
+
+def _is_rf64(path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"RF64"

@@ -481,7 +481,7 @@ def test_cli_bad_options(tmp_path, capsys, extra):
 @pytest.mark.parametrize("argv", [
     ["midi", "lu"],                                   # no -o
     ["midi", "nope", "-o", "{tmp}/x.mid"],            # bad id
-    ["midi", "lu", "-o", "-"],                        # binary to a terminal
+    ["midi", "lu", "-o", "{tmp}/x.txt"],              # not a MIDI file's name
     ["midi", "lu", "-o", "{tmp}/no/such/dir/x.mid"],  # missing directory
     ["midi", "lu", "lu:1", "-o", "{tmp}/d/"],         # two files of one name
     ["midi", "lu", "-o", "{tmp}/file.txt/"],          # a file where a directory should be

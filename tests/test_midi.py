@@ -19,7 +19,6 @@ from __future__ import annotations
 import doctest
 import math
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +30,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guji.cli.main import build_parser, main
+
+import tools
 from guji.text.editions import all_patterns, edition, load
 from guji.errors import UsageError
 from guji.midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MAX_TEMPO, PAD_SECONDS,
@@ -533,11 +534,9 @@ def test_help_documents_every_option(capsys):
 def render(midi_path: Path, wav_path: Path):
     """Play *midi_path* through FluidSynth into a WAV file; return (samples, rate)."""
     import soundfile as sf
-    if shutil.which("fluidsynth") is None:
-        pytest.skip("fluidsynth is not installed (apt-get install fluidsynth; .ci/run does)")
-    if not SOUNDFONT.exists():
-        pytest.skip(f"{SOUNDFONT} is missing (apt-get install timgm6mb-soundfont; .ci/run does)")
-    subprocess.run(["fluidsynth", "-ni", "-q", "-r", "48000", "-F", str(wav_path), str(SOUNDFONT),
+    fluidsynth = tools.executable("fluidsynth", "apt-get install fluidsynth")
+    tools.file(SOUNDFONT, "apt-get install timgm6mb-soundfont")
+    subprocess.run([fluidsynth, "-ni", "-q", "-r", "48000", "-F", str(wav_path), str(SOUNDFONT),
                     str(midi_path)], check=True, capture_output=True, timeout=120)
     samples, rate = sf.read(wav_path)
     return samples, rate

@@ -20,7 +20,6 @@ from __future__ import annotations
 import codecs
 import os
 import sys
-from pathlib import Path
 
 from ..errors import EncodingError
 from ..files import reason
@@ -143,7 +142,8 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
         except OSError as e:
             raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
     if len(data) > most:
-        raise LimitError(f"{name}: over guji's limit of {most / 2 ** 20:g} MiB for an input text")
+        shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
+        raise LimitError(f"{name}: over guji's limit of {shown} for an input text")
     return decode(data, encoding, name)
 
 

@@ -51,14 +51,19 @@ def check_exact(seconds: float, what: str = "the piece", *, least: bool = False)
     return seconds
 
 
+def seconds_of(steps: int, interval: float) -> float:
+    """*steps* grid steps of *interval* seconds (``inf`` past float's range:
+    a whole number may have thousands of digits)."""
+    try:
+        return float(steps) * interval
+    except OverflowError:
+        return math.inf
+
+
 def check_steps(steps: int, interval: float, what: str = "the piece") -> None:
     """Check a piece of at least *steps* grid steps of *interval* seconds
     (:func:`check_length`, *least*), before anything of that size is made."""
-    try:
-        seconds = float(steps) * interval
-    except OverflowError:           # a whole number past float's range
-        seconds = math.inf
-    check_length(seconds, what, least=True)
+    check_length(seconds_of(steps, interval), what, least=True)
 
 
 def check_parts(count: int, what: str = "parts and cues") -> None:

@@ -30,7 +30,7 @@ from typing import Iterable, Sequence
 from ..errors import UsageError
 from ..text.names import part_name
 from ..text.notation import Drum, Pattern, Rite
-from .extent import check_length, check_parts, check_steps
+from .extent import check_length, check_parts, seconds_of
 from .score import DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat
 
 class Voice(enum.Enum):
@@ -204,8 +204,8 @@ class Performance:
         if not parts and not cues:
             raise UsageError("nothing to play: no part and no cue")
         check_parts(len(parts) + len(cues))
-        for p in parts:                # a part's length, before its time is computed
-            check_steps(len(p.score), p.score.interval)
+        for p in parts:                # each part's end, before any time is computed
+            check_length(p.score.start + seconds_of(len(p.score), p.score.interval))
         object.__setattr__(self, "parts", parts)
         object.__setattr__(self, "cues", tuple(sorted(cues, key=lambda c: c.time)))
         check_length(self.duration)

@@ -1,0 +1,65 @@
+"""The real tools some tests need: there, or the test says which is missing.
+
+Outside CI a test whose tool is missing skips, naming it and how to install
+it. Under CI (``CI=true``, as ``.ci/run`` and every CI service set it) it
+FAILS instead: CI installs every tool, so a missing one is a broken set-up,
+and a suite that skipped its real-tool tests would pass without testing
+what users meet.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+
+def in_ci() -> bool:
+    """Whether the tests run under CI (``CI`` set to true, 1 or yes)."""
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def missing(what: str, install: str) -> None:
+    """Skip (outside CI) or fail (under CI) for the missing tool *what*."""
+    message = f"{what} is missing ({install})"
+    if in_ci():
+        pytest.fail(f"{message}: CI must have it (.ci/run installs it)", pytrace=False)
+    pytest.skip(message)
+
+
+def executable(name: str, install: str) -> str:
+    """The path of the program *name* on the PATH, else :func:`missing`."""
+    found = shutil.which(name)
+    if found is None:
+        missing(f"the program {name!r}", install)
+    return found
+
+
+def file(path: str | Path, install: str) -> Path:
+    """*path* if it exists, else :func:`missing`."""
+    path = Path(path)
+    if not path.exists():
+        missing(str(path), install)
+    return path
+
+
+def module(name: str, install: str):
+    """The Python module *name*, imported, else :func:`missing`."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(f"the Python module {name!r}", install)
+
+
+def chromium() -> str:
+    """Debian's Chromium (what the PNG export and the page test use)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    missing("Chromium", "apt-get install chromium fonts-noto-cjk")

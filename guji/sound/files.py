@@ -225,16 +225,24 @@ def _render(mix: Mix, writer: _BlockWriter, size: int,
 def _write_sndfile(out, mix: Mix, fmt: str, sub: str, size: int, batch: int,
                    progress: Callable[[int, int], None] | None) -> None:
     """FLAC or OGG through libsndfile, which writes to a :class:`~guji.sound.vio.SinkIO`
-    (a file-system error stays an :class:`OSError` with its errno)."""
+    (a file-system error stays an :class:`OSError` with its errno, raised as
+    soon as libsndfile meets it)."""
     import soundfile as sf
-    sink = SinkIO(out.open(), seekable=not out.streamed and fmt != "OGG", ogg=fmt == "OGG")
+    sink = SinkIO(out.open(), seekable=not out.streamed and fmt != "OGG", ogg=fmt == "OGG",
+                  flac_frames=mix.frames if fmt == "FLAC" else None)
     try:
         with sf.SoundFile(sink, "w", mix.rate, mix.channels, sub, format=fmt) as f:
-            _render(mix, _BlockWriter(f.write, sub, mix.channels, size, batch), size, progress)
+            def put(block: np.ndarray) -> None:
+                f.write(block)
+                if sink.error is not None:
+                    raise sink.error
+            _render(mix, _BlockWriter(put, sub, mix.channels, size, batch), size, progress)
         sink.close()
-    except sf.LibsndfileError as e:
-        raise (sink.error or OSError(0, str(e).splitlines()[0])) from None
+    except Exception as e:     # libsndfile's error, or soundfile's assertion on a short write
+        if sink.error is not None:
+            raise sink.error from None
+        if isinstance(e, sf.LibsndfileError):
+            raise OSError(0, str(e).splitlines()[0]) from None
+        raise
     if sink.error is not None:
         raise sink.error
-
-

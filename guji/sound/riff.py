@@ -15,8 +15,8 @@ Up to 4 GiB, a WAV exactly as libsndfile writes one (the same bytes)::
     fmt  (16 bytes) format 1 (PCM) or 3 (IEEE float), channels, rate,
                     bytes a second, bytes a frame, bits a sample
     fact (4 bytes)  frames                          float only
-    PAD  (24 bytes) zeros: where libsndfile would   float only
-                    put its PEAK chunk
+    PAD  (8 + 8 a   zeros: where libsndfile would   float only
+         channel)   put its PEAK chunk
     data <size>     the samples, little-endian; 24-bit as three bytes;
                     a zero byte after them if their size is odd (RIFF's
                     chunks are padded to an even size)
@@ -50,8 +50,9 @@ def _fmt_chunks(channels: int, rate: int, subtype: str, fact_frames: int) -> byt
     fmt = struct.pack("<HHIIHH", _FORMAT_TAG[subtype], channels, rate, rate * channels * width,
                       channels * width, width * 8)
     out = _chunk(b"fmt ", fmt)
-    if subtype == "FLOAT":
-        out += _chunk(b"fact", struct.pack("<I", fact_frames)) + _chunk(b"PAD ", bytes(24))
+    if subtype == "FLOAT":   # PAD: the room of libsndfile's PEAK chunk (8 bytes a channel more)
+        out += (_chunk(b"fact", struct.pack("<I", fact_frames))
+                + _chunk(b"PAD ", bytes(8 + 8 * channels)))
     return out
 
 

@@ -12,7 +12,11 @@ so that
   libsndfile seeks back to rewrite a header in place (FLAC's STREAMINFO at
   the end), a stream cannot, and what would be rewritten is dropped, as
   libsndfile does itself when it writes to a pipe;
-* an Ogg stream gets the same serial number every time (:data:`OGG_SERIAL`).
+* an Ogg stream gets the same serial number every time (:data:`OGG_SERIAL`);
+* a FLAC stream states its length: libFLAC fills in STREAMINFO's total
+  samples at the end, by seeking back, which a stream cannot; guji knows the
+  length before it starts and writes it in as the header passes
+  (:func:`flac_with_length`; the MD5 stays 0, "unknown", as FLAC allows).
 
 Ogg serial numbers
 ------------------
@@ -80,6 +84,23 @@ def fix_ogg_serial(path: str | os.PathLike, serial: int = OGG_SERIAL) -> int:
     return pages
 
 
+#: Bytes of a FLAC stream's start: "fLaC", a metadata block header, STREAMINFO.
+FLAC_HEAD = 4 + 4 + 34
+
+
+def flac_with_length(head: bytes, frames: int) -> bytes:
+    """The first :data:`FLAC_HEAD` bytes of a FLAC stream with STREAMINFO's
+    36-bit total-samples field set to *frames* (left 0, unknown, past 2**36)."""
+    if head[:4] != b"fLaC" or head[4] & 0x7F != 0 or not 0 < frames < 2 ** 36:
+        return head
+    info = bytearray(head)
+    # STREAMINFO bits 108-143: the low nibble of byte 13, then bytes 14-17 (from byte 8)
+    at = 8 + 13
+    info[at] = (info[at] & 0xF0) | (frames >> 32)
+    info[at + 1:at + 5] = (frames & 0xFFFFFFFF).to_bytes(4, "big")
+    return bytes(info)
+
+
 class SinkIO:
     """A file object for libsndfile's virtual I/O, writing to *file*.
 
@@ -89,10 +110,12 @@ class SinkIO:
     :attr:`error` holds the :class:`OSError` that made it fail.
     """
 
-    def __init__(self, file, *, seekable: bool, ogg: bool = False):
+    def __init__(self, file, *, seekable: bool, ogg: bool = False,
+                 flac_frames: int | None = None):
         self.file = file
         self.seekable = seekable
         self.ogg = ogg
+        self.flac_frames = None if seekable else flac_frames
         self.error: OSError | None = None
         self._pos = 0          # where libsndfile thinks it is
         self._end = 0          # bytes written to the stream (streams only)
@@ -106,6 +129,10 @@ class SinkIO:
             if self.ogg:
                 self._pending += data
                 self._pages()
+            elif self.flac_frames is not None and self._pos < FLAC_HEAD:
+                self._pending += data          # the head, held until STREAMINFO is whole
+                if len(self._pending) >= FLAC_HEAD:
+                    self._flush_head()
             elif self.seekable or self._pos == self._end:
                 self.file.write(data)
                 self._end += len(data) if not self.seekable else 0
@@ -140,6 +167,12 @@ class SinkIO:
                 return
             self.file.write(with_serial(self._pending[:n]))
             del self._pending[:n]
+
+    def _flush_head(self) -> None:
+        head = flac_with_length(bytes(self._pending[:FLAC_HEAD]), self.flac_frames)
+        self.file.write(head + bytes(self._pending[FLAC_HEAD:]))
+        self._end += len(self._pending)
+        self._pending.clear()
 
     def close(self) -> None:
         """Write what is left (a partial page, if libsndfile stopped inside one)."""

@@ -205,7 +205,8 @@ class Performance:
             raise UsageError("nothing to play: no part and no cue")
         check_parts(len(parts) + len(cues))
         for p in parts:                # each part's end, before any time is computed
-            check_length(p.score.start + seconds_of(len(p.score), p.score.interval))
+            events = p.score.count_in + p.score.stroke_count
+            check_length(p.score.start + seconds_of(events, p.score.interval))
         object.__setattr__(self, "parts", parts)
         object.__setattr__(self, "cues", tuple(sorted(cues, key=lambda c: c.time)))
         check_length(self.duration)

@@ -79,21 +79,39 @@ def _whole(value) -> int | None:
         return None
 
 
+#: The most passes or clicks a score counts: 2**53, past which an event's
+#: index (and so its time, index × interval) is no longer exact in floating point.
+MAX_COUNT = 2 ** 53
+
+
 def check_repeat(repeat) -> int:
-    """*repeat* as a whole number of passes, at least 1, or :class:`UsageError`."""
+    """*repeat* as a whole number of passes, 1 to :data:`MAX_COUNT`, or :class:`UsageError`."""
     value = _whole(repeat)
     if value is None or value < 1:
-        raise UsageError(f"repeat must be a whole number of passes, at least 1, not {repeat!r}")
+        raise UsageError(f"repeat must be a whole number of passes, at least 1, not "
+                         f"{_shown(repeat)}")
+    if value > MAX_COUNT:
+        raise UsageError(f"repeat {_shown(value)} is past the {MAX_COUNT:,} passes a score "
+                         "can count exactly")
     return value
 
 
 def check_count_in(count_in) -> int:
-    """*count_in* as a whole number of clicks, 0 or more, or :class:`UsageError`."""
+    """*count_in* as a whole number of clicks, 0 to :data:`MAX_COUNT`, or :class:`UsageError`."""
     value = _whole(count_in)
     if value is None or value < 0:
         raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
-                         f"not {count_in!r}")
+                         f"not {_shown(count_in)}")
+    if value > MAX_COUNT:
+        raise UsageError(f"count-in {_shown(value)} is past the {MAX_COUNT:,} clicks a score "
+                         "can count exactly")
     return value
+
+
+def _shown(value) -> str:
+    """*value* for a message: a whole number of a thousand digits shortened."""
+    text = repr(value)
+    return text if len(text) <= 30 else f"{text[:12]}…({len(text)} digits)"
 
 
 @dataclass(frozen=True)

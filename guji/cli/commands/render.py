@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     output = args.output if args.output is not None else default_output(args.ids, args.format)
     where = destination(output)                                     # check before any work
     fmt, sub = audio_format(output, args.format, args.bits, streamed=where.streamed)
-    options = audio_options_from_args(args)
-    performance = performance_from_args(load_patterns(args.ids, args), args)
+    performance = performance_from_args(load_patterns(args.ids, args), args)   # limits checked
+    options = audio_options_from_args(args)                                   # then the voices
     bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=options["rate"])
     try:
         path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
@@ -62,11 +62,12 @@ def run(args: argparse.Namespace) -> int:
     strokes = performance.stroke_count
     layout = "stereo" if options["channels"] == 2 else "mono"
     kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "Vorbis"}[sub]
+    note = ""
     if fmt == "WAV" and not where.streamed and _is_rf64(where.path):
-        fmt = "RF64 (a WAV over 4 GiB: libsndfile, FFmpeg, SoX and Audacity read it)"
+        fmt, note = "RF64", "; RF64 is WAV past 4 GiB: libsndfile, FFmpeg, SoX, Audacity read it"
     # the audio itself may be on standard output: the report goes to stderr then
     print(f"wrote {path} ({strokes} strokes, {seconds:.1f} s, {options['rate']} Hz {layout}, "
-          f"{fmt} {kind})", file=sys.stderr if where.path is None else sys.stdout)
+          f"{fmt} {kind}{note})", file=sys.stderr if where.path is None else sys.stdout)
     return 0
 
 

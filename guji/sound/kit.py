@@ -297,7 +297,7 @@ def write_samples(directory: str | os.PathLike, kit: Kit | None = None) -> list[
     from ..files import make_folder, writing
 
     kit = kit or default_kit(SAMPLE_RATE)
-    out, _ = make_folder(directory)
+    out, _ = make_folder(directory, parents=True)
     written = []
     for voice, name in SAMPLE_FILES.items():
         target = out / name

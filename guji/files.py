@@ -6,7 +6,8 @@ decides how a target is written (:func:`destination`):
 * **a regular file, or a new name**: written under a temporary name beside it
   and renamed into place when complete (:func:`atomic_path`). An error, a
   full disk, Ctrl-C or SIGTERM leaves no half-written file, and the old file
-  stays intact (its permission bits kept) until the new one is whole;
+  stays intact (its permission bits kept) until the new one is whole (a
+  hard link to the old file keeps the old content);
 * **a symbolic link**: followed; the file it points to is written
   atomically, and the link stays a link;
 * **a device, a FIFO, a socket** (``/dev/null``, a named pipe): written to
@@ -152,6 +153,8 @@ def destination(where, *, hint: str = "", binary: bool = True) -> Destination:
     try:
         info = os.stat(path)          # follows symbolic links
     except FileNotFoundError:
+        if name.endswith(("/", os.sep)):
+            raise UsageError(f"{name}: no such directory{hint}") from None
         return Destination(name, _new_file(name, path), False)
     except OSError as e:
         raise UsageError(f"{name}: cannot write: {reason(e)}") from None

@@ -179,6 +179,7 @@ def test_an_existing_file_keeps_its_permission_bits(tmp_path, capsys):
     (["draw", "lu", "-o", "x.svg", "--format", "png"], "--format says png"),
     (["render", "lu", "-o", "."], "is a directory"),
     (["midi", "lu", "-o", "nodir/x.mid"], "no such directory"),
+    (["render", "lu", "-o", "newdir/"], "newdir/: no such directory"),   # not a file 'newdir'
     (["compare", "lu:1", "lu:2", "-o", "-", "--json"], "both write to standard output"),
 ])
 def test_a_target_that_cannot_be_written_is_refused_first(tmp_path, monkeypatch, capsys,

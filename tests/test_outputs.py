@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import select
 import stat
 import subprocess
 import threading
@@ -77,13 +78,35 @@ def test_a_device_is_written_to_not_replaced(tmp_path, args):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mynull"]
 
 
-def _read_fifo(path: Path, into: list) -> threading.Thread:
-    def read():
-        with open(path, "rb") as f:
-            into.append(f.read())
-    thread = threading.Thread(target=read)
-    thread.start()
-    return thread
+class FifoReader:
+    """Reads everything written to the FIFO *path* while a command runs.
+
+    It holds both ends of the FIFO (``O_RDWR``), so the writer's open never
+    blocks and the test cannot hang, even if the writer never comes; a
+    thread drains it as it fills (a pipe holds 64 KiB); :meth:`data` waits
+    for the last bytes once the command has returned.
+    """
+
+    def __init__(self, path: Path):
+        self.fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+        self.chunks: list[bytes] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._drain)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        while True:
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                self.chunks.append(os.read(self.fd, 1 << 16))
+            elif self.done.is_set():
+                return
+
+    def data(self) -> bytes:
+        self.done.set()
+        self.thread.join()
+        os.close(self.fd)
+        return b"".join(self.chunks)
 
 
 @pytest.mark.parametrize("args, suffix", [
@@ -97,12 +120,11 @@ def _read_fifo(path: Path, into: list) -> threading.Thread:
 def test_a_fifo_gets_the_same_bytes_as_a_file(tmp_path, capsys, args, suffix):
     fifo = tmp_path / f"pipe{suffix}"
     os.mkfifo(fifo)
-    got: list[bytes] = []
-    reader = _read_fifo(fifo, got)
+    reader = FifoReader(fifo)
     assert main([*args, "-o", str(fifo)]) == 0
-    reader.join()
+    got = reader.data()
     assert main([*args, "-o", str(tmp_path / f"file{suffix}")]) == 0
-    assert got[0] == (tmp_path / f"file{suffix}").read_bytes()
+    assert got == (tmp_path / f"file{suffix}").read_bytes()
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
@@ -110,12 +132,11 @@ def test_flac_to_a_pipe_decodes_to_the_same_samples(tmp_path, capsys):
     # a stream cannot go back to fill in FLAC's STREAMINFO: the samples are the same
     fifo = tmp_path / "pipe.flac"
     os.mkfifo(fifo)
-    got: list[bytes] = []
-    reader = _read_fifo(fifo, got)
+    reader = FifoReader(fifo)
     assert main(["render", "xue:2", *RATE, "-o", str(fifo)]) == 0
-    reader.join()
+    got = reader.data()
     assert main(["render", "xue:2", *RATE, "-o", str(tmp_path / "file.flac")]) == 0
-    streamed, rate = sf.read(io.BytesIO(got[0]), dtype="int16")
+    streamed, rate = sf.read(io.BytesIO(got), dtype="int16")
     whole, _ = sf.read(tmp_path / "file.flac", dtype="int16")
     assert rate == 8000 and np.array_equal(streamed, whole)
 

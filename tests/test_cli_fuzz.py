@@ -23,6 +23,7 @@ import pytest
 from guji.cli.main import main
 
 import fuzz
+import runner
 
 SEED = 20260
 RUNS = 400
@@ -146,29 +147,52 @@ def _run(argv: list[str]) -> tuple[int, str]:
         sys.stdout, sys.stderr = stdout, stderr
 
 
-@pytest.mark.parametrize("block", range(4))
-def test_the_command_line_fuzzed(tmp_path, monkeypatch, block):
-    rng = random.Random(SEED + block)
-    for run in range(RUNS // 4):
-        folder = tmp_path / f"run{run}"
-        folder.mkdir()
-        monkeypatch.chdir(folder)
-        source = fuzz.encoded(rng, fuzz.text(rng))
-        (folder / "text.txt").write_bytes(source)
-        argv, out, kind = _argv(rng, folder)
+def check_run(folder: Path, rng: random.Random, name: str) -> list[str]:
+    """One random command line in *folder*: what went wrong (nothing, if all is well)."""
+    source = fuzz.encoded(rng, fuzz.text(rng))
+    (folder / "text.txt").write_bytes(source)
+    argv, out, kind = _argv(rng, folder)
+    os.chdir(folder)
+    try:
         status, err = _run(argv)
-        where = f"run {block}/{run}: guji {' '.join(argv)!r}\n{err}"
-        assert status in (0, 1, 2, 130), where
-        assert "Traceback" not in err, where
-        assert status != 2 or err.strip(), where       # an error says why
-        hidden = [p for p in folder.rglob(".*")]
-        assert hidden == [], where
-        assert (folder / "text.txt").read_bytes() == source, where
-        if kind == "new":
-            assert Path(out).exists() == (status == 0), where
-        if kind == "existing" and status != 0:
-            assert Path(out).read_bytes() == b"old", where
-        if kind == "device":
-            assert stat.S_ISCHR(os.lstat(out).st_mode), where
-        if kind == "link":
-            assert Path(out).is_symlink(), where
+    except BaseException as e:                       # a traceback: the worst failure
+        return [f"{name}: guji {' '.join(argv)!r}: raised {type(e).__name__}: {e}"]
+    checks = [
+        (status in (0, 1, 2, 130), f"exit status {status}"),
+        ("Traceback" not in err, "a traceback"),
+        (status != 2 or err.strip(), "an error that says nothing"),
+        (not list(folder.rglob(".*")), f"left {[p.name for p in folder.rglob('.*')]}"),
+        ((folder / "text.txt").read_bytes() == source, "the input text changed"),
+        (kind != "new" or Path(out).exists() == (status == 0), "output made on failure "
+                                                                "or missing on success"),
+        (kind != "existing" or status == 0 or Path(out).read_bytes() == b"old",
+         "the old file changed by a failed run"),
+        (kind != "device" or stat.S_ISCHR(os.lstat(out).st_mode), "the device replaced"),
+        (kind != "link" or Path(out).is_symlink(), "the link replaced"),
+    ]
+    return [f"{name}: guji {' '.join(argv)!r}: {what}\n{err}" for ok, what in checks if not ok]
+
+
+def fuzz_block(seed: int, runs: int, base: Path) -> list[str]:
+    """*runs* random command lines from *seed*, each in a folder of its own under *base*."""
+    rng = random.Random(seed)
+    problems: list[str] = []
+    for run in range(runs):
+        folder = base / f"run{run}"
+        folder.mkdir()
+        problems += check_run(folder, rng, f"seed {seed} run {run}")
+    return problems
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_the_command_line_fuzzed(tmp_path, block):
+    """A block of runs in one process of its own, under resource bounds
+    (``tests/runner.py``): a regression that runs away (a request no longer
+    refused, writing gigabytes) fails the test, not the machine."""
+    code = (f"import sys, test_cli_fuzz as t\n"
+            f"problems = t.fuzz_block({SEED + block}, {RUNS // 4}, t.Path({str(tmp_path)!r}))\n"
+            f"print('\\n'.join(problems))\n")
+    r = runner.run([sys.executable, "-c", code], tmp_path,
+                   env=runner.environment(PYTHONPATH=str(Path(__file__).parent)))
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.decode("utf-8", "replace").strip() == ""

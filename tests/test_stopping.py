@@ -125,16 +125,18 @@ def test_diff_exits_1_when_the_readings_differ(capsys, ids, status, json):
     assert main(["diff", *ids, *json]) == status
 
 
-def test_a_failed_page_leaves_no_folder_it_made(tmp_path, capsys):
-    site = tmp_path / "site"
-    assert main(["page", "lu:1", "lu:2", "--bpm", "1", "--repeat", "100", "-o", str(site)]) == 2
-    assert "24 h" in capsys.readouterr().err
+def test_a_failed_page_leaves_no_folder_it_made(tmp_path):
+    # a failed page once left the empty folder it made
+    args = ["page", "lu:1", "lu:2", "--bpm", "1", "--repeat", "100", "--rate", "8000",
+            "-o", "site"]
+    r = runner.guji(args, tmp_path)
+    assert r.returncode == 2 and "24 h" in r.stderr
     assert list(tmp_path.iterdir()) == []
     # a folder that was there before stays, with what it held
-    site.mkdir()
-    (site / "notes.txt").write_text("mine")
-    assert main(["page", "lu:1", "lu:2", "--bpm", "1", "--repeat", "100", "-o", str(site)]) == 2
-    assert sorted(p.name for p in site.iterdir()) == ["notes.txt"]
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "notes.txt").write_text("mine")
+    assert runner.guji(args, tmp_path).returncode == 2
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["notes.txt"]
 
 
 def test_a_page_interrupted_mid_write_leaves_no_folder(tmp_path):

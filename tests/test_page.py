@@ -4,14 +4,14 @@ The browser test loads ``index.html`` from the file system in Debian's
 chromium driven by Playwright, and checks: no console error, every
 ``<audio>`` has a source the browser can play and whose duration is the
 file's, and a screenshot shows the drawing. It is skipped only when
-Playwright or the browser is missing (``.ci/run`` installs both).
+Playwright or the browser is missing, and never under CI, where it fails
+instead (``tests/tools.py``; ``.ci/run`` installs both).
 """
 
 from __future__ import annotations
 
 import html.parser
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +22,8 @@ from guji.timing.compare import MODES, Timing
 from guji.text.editions import load
 from guji.text.notation import Rite
 from guji.views.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
+
+import tools
 
 BROWSER = shutil.which("chromium") or "/usr/bin/chromium"
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -129,9 +131,8 @@ def test_page_command_bad_parent(tmp_path, capsys):
 # -- in a real browser -----------------------------------------------------------
 
 def _browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(BROWSER).exists():
-        pytest.skip("no chromium")
+    sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
+    tools.file(BROWSER, "apt-get install chromium")
     return sync_api
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import html
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -42,7 +43,7 @@ from .source import source_drawing
 from .timeline import timeline_drawing
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Pattern
-from ..files import check_target, writing
+from ..files import make_folder, writing
 
 #: Audio formats of the page: extension → (MIME type for ``<source type>``,
 #: libsndfile format, libsndfile subtype), all written by :func:`guji.sound.files.write_audio`.
@@ -232,8 +233,8 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     Parameters
     ----------
     directory:
-        Created if missing (its parent must exist). Files of the same names
-        in it are replaced.
+        Created if missing (its parent must exist), and removed again if
+        the page fails. Files of the same names in it are replaced.
     patterns:
         Two or more variants, A first (one pattern: only its own player).
     timing:
@@ -253,10 +254,15 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
         The ``index.html`` written.
     """
     patterns = _checked(patterns, modes, audio_format)
-    folder = _folder(directory)
-    write = _audio_writer(folder, audio_format, kit, rate, progress)
-    tracks = _write_players(patterns, timing, modes, audio_format, write)
-    return _write_html(folder, build_html(patterns, timing, tracks), progress)
+    folder, made = make_folder(directory)
+    try:
+        write = _audio_writer(folder, audio_format, kit, rate, progress)
+        tracks = _write_players(patterns, timing, modes, audio_format, write)
+        return _write_html(folder, build_html(patterns, timing, tracks), progress)
+    except BaseException:
+        if made:            # a failed page leaves no folder it made (Ctrl-C included)
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
@@ -273,18 +279,6 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
         if m not in MODES:
             raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
     return patterns
-
-
-def _folder(directory: str | os.PathLike) -> Path:
-    """The page's folder: made if missing (its parent must exist), refused
-    if it is something else than a folder."""
-    folder = Path(directory)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{directory}: exists and is not a directory")
-    if not folder.exists():
-        check_target(folder)          # its parent must exist
-        folder.mkdir()
-    return folder
 
 
 def _audio_writer(folder: Path, audio_format: str, kit, rate: int,

@@ -10,14 +10,23 @@ each carrying notes in every form read, and single patterns with thousands
 of notes (of one witness, of as many witnesses, all beside 半), which must
 stay linear too.
 
+Memory: the peak of the scan (tracemalloc) per byte of text, for 1 MB; and
+with ``--big``, a 50 MB edition text scanned by a fresh process, its time and
+peak resident memory (``ru_maxrss``), the text's own bytes included.
+
 Run from the repository root::
 
-    .venv/bin/python bench/bench_scan.py
+    .venv/bin/python bench/bench_scan.py [--big]
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 from guji.errors import NotationError
@@ -79,5 +88,35 @@ def notes() -> None:
                   f"{len(result.patterns[0].variants):,} readings in {took:6.3f} s")
 
 
+def memory(chapter: str) -> None:
+    text = "\n".join([chapter] * 14)
+    size = len(text.encode("utf-8"))
+    tracemalloc.start()
+    scan(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"{size / 1e6:7.2f} MB: peak {peak / 1e6:6.1f} MB while scanning "
+          f"({peak / size:.1f} bytes a byte of text)")
+
+
+def big(chapter: str) -> None:
+    """A 50 MB edition text, scanned by ``guji scan`` in a fresh process."""
+    copies = 50_000_000 // (len(chapter.encode("utf-8")) + 1)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "edition.txt"
+        path.write_text("\n".join([chapter] * copies), encoding="utf-8")
+        started = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "guji", "scan", str(path)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        took = time.perf_counter() - started
+        print(f"{path.stat().st_size / 1e6:7.2f} MB edition text, guji scan: {took:5.1f} s, "
+              f"peak resident {usage.ru_maxrss / 1024:6.0f} MB "
+              f"(exit {os.waitstatus_to_exitcode(status)})")
+
+
 if __name__ == "__main__":
     main()
+    memory(SEED.read_text(encoding="utf-8"))
+    if "--big" in sys.argv:
+        big(SEED.read_text(encoding="utf-8"))

@@ -13,6 +13,8 @@ A small API for notebooks and scripts::
     found = guji.scan(open("chapter.txt").read()).patterns
     p = guji.parse("薛鼓 ○□○半○□○")
     score = guji.Score(lu, guji.Rite.SHE, interval=0.5, repeat=4)
+    with guji.limits.lifted():             # pieces past 24 h (see guji.limits)
+        ...
 """
 
 __version__ = "0.1.0"
@@ -34,18 +36,23 @@ _API = {
     "Voice": "timing.performance", "lay_out": "timing.layout", "perform": "timing.layout",
 }
 
+#: Modules reached as attributes without an import (``guji.limits.lifted()``).
+_MODULES = ("limits",)
+
 __all__ = list(_API)
 
 
 def __getattr__(name: str):
+    import importlib
+    if name in _MODULES:
+        return importlib.import_module(f".{name}", __name__)
     module = _API.get(name)
     if module is None:
         raise AttributeError(f"module 'guji' has no attribute {name!r}")
-    import importlib
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_API))
+    return sorted(set(globals()) | set(_API) | set(_MODULES))

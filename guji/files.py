@@ -1,19 +1,73 @@
-"""Writing files: whole or not at all.
+"""Writing files: whole or not at all, and never over what is not a file.
 
-Every file guji writes goes through :func:`atomic_path`: the data is written
-to a temporary name beside the target and renamed into place only when
-complete, so an error, a full disk or Ctrl-C never leaves a half-written
-file, and the old file stays intact until the new one is whole.
+Every file guji writes goes through :func:`writing`, the one place that
+decides how a target is written (:func:`destination`):
+
+* **a regular file, or a new name**: written under a temporary name beside it
+  and renamed into place when complete (:func:`atomic_path`). An error, a
+  full disk, Ctrl-C or SIGTERM leaves no half-written file, and the old file
+  stays intact (its permission bits kept) until the new one is whole (a
+  hard link to the old file keeps the old content);
+* **a symbolic link**: followed; the file it points to is written
+  atomically, and the link stays a link;
+* **a device, a FIFO, a socket** (``/dev/null``, a named pipe): written to
+  directly, in order, never replaced, never read back (*streamed*): ``-o
+  /dev/null`` times a render, ``-o pipe`` feeds another program;
+* **``-``**: standard output, streamed (refused for binary data when it is a
+  terminal); an open binary file object is streamed too;
+* **a directory**: refused, as is an empty name or a missing folder.
+
+Every failure of the file system becomes one
+:class:`~guji.errors.UsageError` line naming the path and the cause in words
+(:func:`reason`: ``ENOSPC`` → "disk full").
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
+import sys
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from .errors import UsageError
+
+#: The name that means standard output.
+STDOUT = "-"
+
+#: The causes of file-system errors, in words.
+_REASONS = {
+    errno.ENOSPC: "disk full",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.EFBIG: "file too large for this file system",
+    errno.EIO: "input/output error",
+    errno.ENAMETOOLONG: "file name too long",
+    errno.ENOENT: "no such file or directory",
+    errno.ENOTDIR: "a part of the path is not a directory",
+    errno.EISDIR: "is a directory",
+    errno.ENXIO: "no such device or address (a socket, or a device that is not there)",
+    errno.EPIPE: "the reader closed the pipe",
+    errno.ELOOP: "too many levels of symbolic links",
+    errno.ETXTBSY: "file busy",
+    errno.EMFILE: "too many open files",
+    errno.EBADF: "not open for writing",
+}
+
+
+def reason(error: BaseException) -> str:
+    """The cause of a file-system error in words (``ENOSPC`` → ``disk full``)."""
+    code = getattr(error, "errno", None)
+    if code in _REASONS:
+        return _REASONS[code]
+    text = getattr(error, "strerror", None) or (str(error).splitlines() or ["failed"])[0]
+    return text[:1].lower() + text[1:] if text else "failed"
 
 
 @contextmanager
@@ -22,17 +76,23 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
 
     On any exception (Ctrl-C included) the temporary file is removed and
     *path* is left untouched. *suffix* defaults to *path*'s own suffix, so
-    libraries that pick a format from the extension still see it.
+    libraries that pick a format from the extension still see it. An
+    existing file's permission bits are given to the new one; a new file
+    gets the usual ones (``0666`` less the umask).
     """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix or ".tmp",
                                dir=directory)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; a finished file gets the usual mode
     try:
+        os.close(fd)
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)       # mkstemp makes 0600
         yield tmp
         os.replace(tmp, target)
     except BaseException:
@@ -43,31 +103,201 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
         raise
 
 
-def check_target(path: str | os.PathLike, hint: str = "") -> Path:
-    """*path* as a :class:`Path` a file can be written to, or :class:`UsageError`
-    (one line): it must not be a directory, and its folder must exist. *hint*
-    is added to the "is a directory" message (what to give instead)."""
-    target = Path(path)
-    if str(path) == "":
+@dataclass(frozen=True)
+class Destination:
+    """How a target is written, decided before any work (:func:`destination`).
+
+    Attributes
+    ----------
+    name:
+        What messages call it: the path as given, or ``standard output``.
+    path:
+        The file to write: the path itself, or the file a symbolic link
+        points to; ``None`` for standard output and file objects.
+    streamed:
+        True for devices, FIFOs, sockets, standard output and file objects:
+        written directly, in order; False for a regular file or a new name:
+        written atomically.
+    """
+
+    name: str
+    path: Path | None
+    streamed: bool
+    file: object = None
+
+    @property
+    def suffix(self) -> str:
+        """The extension of the name as given, lower case (``""`` for streams
+        without one, such as ``/dev/null`` or ``-``)."""
+        return Path(self.name).suffix.lower() if self.path is not None else ""
+
+
+def destination(where, *, hint: str = "", binary: bool = True) -> Destination:
+    """Where *where* (a path, ``-`` or a binary file object) would be written,
+    or :class:`UsageError` (one line) if it cannot be: an empty name, a
+    directory (*hint* is added: what to give instead), a missing folder, an
+    existing file without write permission, binary data to a terminal."""
+    if hasattr(where, "write"):
+        return Destination(str(getattr(where, "name", "<stream>")), None, True, where)
+    name = os.fspath(where)
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    if name == "":
         raise UsageError("no file name given")
-    if target.is_dir():
-        raise UsageError(f"{path}: is a directory{hint}")
-    parent = target.parent if str(target.parent) else Path(".")
+    if name == STDOUT:
+        if binary and _is_terminal(sys.stdout):
+            raise UsageError("standard output is a terminal: redirect it to a file or a pipe, "
+                             "or give a file name")
+        return Destination("standard output", None, True)
+    path = Path(name)
+    try:
+        info = os.stat(path)          # follows symbolic links
+    except FileNotFoundError:
+        if name.endswith(("/", os.sep)):
+            raise UsageError(f"{name}: no such directory{hint}") from None
+        return Destination(name, _new_file(name, path), False)
+    except OSError as e:
+        raise UsageError(f"{name}: cannot write: {reason(e)}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"{name}: is a directory{hint}")
+    if not stat.S_ISREG(info.st_mode):
+        return Destination(name, path, True)      # a device, FIFO or socket: written directly
+    if not os.access(path, os.W_OK):
+        raise UsageError(f"{name}: cannot write: permission denied")
+    return Destination(name, Path(os.path.realpath(path)), False)
+
+
+def _new_file(name: str, path: Path) -> Path:
+    """The file to create for the new name *path* (a dangling symbolic link:
+    the file it points to); its folder must exist."""
+    real = Path(os.path.realpath(path))
+    parent = real.parent
     if not parent.is_dir():
-        raise UsageError(f"{path}: no such directory {str(parent)!r}")
-    return target
+        shown = path.parent if str(path.parent) else Path(".")
+        raise UsageError(f"{name}: no such directory {str(shown)!r}")
+    return real
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Output(os.PathLike):
+    """What :func:`writing` gives a writer: a path to open (``os.fspath``) or
+    a file to write (:meth:`open`), written once, from start to end.
+
+    For a streamed destination (:attr:`streamed`) nothing may seek back or
+    open the file twice. The file :meth:`open` returns is closed (or, for
+    standard output and file objects, flushed) by :func:`writing`.
+    """
+
+    def __init__(self, where: Destination, path: str | None):
+        self.destination = where
+        self.name = where.name
+        self.streamed = where.streamed
+        self._path = path
+        self._file: BinaryIO | None = None
+        self._owned = True
+
+    def __fspath__(self) -> str:
+        if self._path is None:
+            raise TypeError(f"{self.name} has no path: use Output.open()")
+        return self._path
+
+    def __repr__(self) -> str:
+        return f"Output({self.name!r}, streamed={self.streamed})"
+
+    def open(self) -> BinaryIO:
+        """The destination opened for writing, in binary (one file, opened once)."""
+        if self._file is None:
+            self._owned = True
+            if self.destination.file is not None:
+                self._file, self._owned = self.destination.file, False
+            elif self._path is None:
+                self._file, self._owned = _standard_output()
+            elif self.streamed:            # a device or FIFO: never created, never truncated
+                self._file = open(os.open(self._path, os.O_WRONLY | os.O_CLOEXEC), "wb")
+            else:
+                self._file = open(self._path, "wb")
+        return self._file
+
+    def _close(self) -> None:
+        f, self._file = self._file, None
+        if f is None:
+            return
+        if self._owned:
+            f.close()
+        else:
+            f.flush()
+
+
+def _standard_output() -> tuple[BinaryIO, bool]:
+    """Standard output for binary data, and whether it is ours to close: a
+    duplicate of its descriptor, or (where it has none: a test's capture)
+    its binary buffer."""
+    sys.stdout.flush()
+    try:
+        return open(os.dup(sys.stdout.fileno()), "wb"), True
+    except (AttributeError, OSError, ValueError):
+        return sys.stdout.buffer, False
 
 
 @contextmanager
-def writing(path: str | os.PathLike, *, hint: str = "", errors: tuple = ()):
-    """Check *path* (:func:`check_target`) and yield a temporary path to write
-    the whole file to (:func:`atomic_path`); a failure of the file system
-    (``OSError``, or one of *errors*) becomes one :class:`UsageError` line
-    naming *path* and the cause."""
-    target = check_target(path, hint)
+def writing(where, *, hint: str = "", errors: tuple = (), binary: bool = True
+            ) -> Iterator[Output]:
+    """Write *where* (a path, ``-`` for standard output, or a binary file
+    object) as :func:`destination` decides; yield the :class:`Output` to
+    write.
+
+    A failure of the file system (``OSError``, or one of *errors*) becomes
+    one :class:`UsageError` line naming *where* and the cause (:func:`reason`);
+    the reader of standard output going away stays a :class:`BrokenPipeError`.
+    """
+    where_to = destination(where, hint=hint, binary=binary)
     try:
-        with atomic_path(target) as tmp:
-            yield tmp
+        if where_to.streamed:
+            out = Output(where_to, None if where_to.path is None else str(where_to.path))
+            try:
+                yield out
+            finally:
+                out._close()
+        else:
+            with atomic_path(where_to.path) as tmp:
+                out = Output(where_to, tmp)
+                try:
+                    yield out
+                finally:
+                    out._close()
     except (OSError, *errors) as e:
-        reason = getattr(e, "strerror", None) or (str(e).splitlines() or ["failed"])[0]
-        raise UsageError(f"{path}: cannot write: {reason}") from None
+        if isinstance(e, BrokenPipeError) and where_to.path is None:
+            raise                     # standard output's reader went away: not an error here
+        raise UsageError(f"{where_to.name}: cannot write: {reason(e)}") from None
+
+
+def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path, bool]:
+    """*path* as a folder to write files into, made if missing (its parent
+    must exist, unless *parents*: then missing folders above it are made
+    too); return it and whether it was made. :class:`UsageError` (one line)
+    if it is something else, or cannot be made."""
+    folder = Path(path)
+    name = os.fspath(path) or "."
+    if folder.is_dir():
+        return folder, False
+    if folder.exists() or folder.is_symlink():
+        raise UsageError(f"{name}: exists and is not a directory")
+    parent = folder.parent if str(folder.parent) else Path(".")
+    if not parents and not parent.is_dir():
+        raise UsageError(f"{name}: no such directory {str(parent)!r}")
+    try:
+        folder.mkdir(parents=parents)
+    except OSError as e:
+        raise UsageError(f"{name}: cannot make the folder: {reason(e)}") from None
+    return folder, True
+
+
+def check_target(path: str | os.PathLike, hint: str = "") -> Destination:
+    """Check that *path* can be written (see :func:`destination`), before any work."""
+    return destination(path, hint=hint)

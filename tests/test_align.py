@@ -146,7 +146,7 @@ def test_alignment_is_deterministic(a, b):
 # -- guji diff -----------------------------------------------------------------
 
 def test_diff_json_on_the_seeds(capsys):
-    assert main(["diff", "lu:1", "lu:1@wuli-tongkao", "--json"]) == 0
+    assert main(["diff", "lu:1", "lu:1@wuli-tongkao", "--json"]) == 1   # the readings differ: exit 1, as diff
     data = json.loads(capsys.readouterr().out)
     assert (data["substitutions"], data["insertions"], data["deletions"]) == (1, 0, 0)
     subs = [op for op in data["ops"] if op["op"] == "sub"]
@@ -156,7 +156,7 @@ def test_diff_json_on_the_seeds(capsys):
 
 
 def test_diff_json_insertion(capsys):
-    assert main(["diff", "xue:2", "xue:2@lijing-benyi", "--json"]) == 0
+    assert main(["diff", "xue:2", "xue:2@lijing-benyi", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert (data["substitutions"], data["insertions"], data["deletions"]) == (0, 1, 0)
     ins = [op for op in data["ops"] if op["op"] == "ins"]
@@ -164,7 +164,7 @@ def test_diff_json_insertion(capsys):
 
 
 def test_diff_text_shows_two_rows_with_the_difference_marked(capsys):
-    assert main(["diff", "xue:2", "xue:2@lijing-benyi"]) == 0
+    assert main(["diff", "xue:2", "xue:2@lijing-benyi"]) == 1
     out = capsys.readouterr().out
     lines = out.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith("A ○"))
@@ -186,7 +186,7 @@ def test_diff_text_shows_two_rows_with_the_difference_marked(capsys):
 
 
 def test_diff_text_substitution_marked_in_place(capsys):
-    assert main(["diff", "lu:1", "lu:1@wuli-tongkao"]) == 0
+    assert main(["diff", "lu:1", "lu:1@wuli-tongkao"]) == 1
     lines = capsys.readouterr().out.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith("A ○"))
     row_a, row_b, marks = lines[i], lines[i + 1], lines[i + 2]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -21,11 +20,11 @@ from guji.views.timeline import timeline_drawing
 from guji.text.editions import load
 from guji.text.notation import Drum
 
+import tools
+
 SVG = "{http://www.w3.org/2000/svg}"
 
-needs_browser = pytest.mark.skipif(
-    not any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")),
-    reason="no Chromium (Debian package chromium) for PNG")
+
 
 
 def read_png(path) -> np.ndarray:
@@ -250,8 +249,8 @@ def test_draw_bad_suffix_is_an_error(tmp_path, capsys):
     assert not (tmp_path / "pic.jpg").exists()
 
 
-@needs_browser
 def test_png_shows_the_drawing(tmp_path, capsys):
+    tools.chromium()
     out = tmp_path / "pic.png"
     assert main(["draw", "lu:1", "lu:1@wuli-tongkao", "-o", str(out), "--scale", "1"]) == 0
     picture = drawing([load("lu:1"), load("lu:1@wuli-tongkao")])

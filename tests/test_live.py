@@ -35,7 +35,7 @@ from guji.text.editions import load
 from guji.text.notation import Rite
 from live import jack as jack_server
 from live import pulse
-from live.tools import need
+from tools import need
 from onsets import detect_onsets
 
 RATE = 48000

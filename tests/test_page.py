@@ -6,15 +6,15 @@ chromium driven by Playwright, and check: no console error, every
 file's, a screenshot shows the drawing, and while a player plays the stroke
 lit in the pictures is the one at the player's current time (with scripts
 off: none lit, the players still play); a single-file page plays with no
-other file. Outside CI they are skipped when Playwright or the browser is
-missing; under CI (``CI=true``) that is a failure (``.ci/run`` installs both).
+other file. They are skipped only when Playwright or the browser is
+missing, and never under CI, where they fail instead (``tests/tools.py``;
+``.ci/run`` installs both).
 """
 
 from __future__ import annotations
 
 import html.parser
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +25,8 @@ from guji.timing.compare import MODES, Timing, compare
 from guji.text.editions import load
 from guji.text.notation import Rite
 from guji.views.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
+
+import tools
 
 BROWSER = shutil.which("chromium") or "/usr/bin/chromium"
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -134,12 +136,8 @@ def test_page_command_bad_parent(tmp_path, capsys):
 # -- in a real browser -----------------------------------------------------------
 
 def _browser():
-    from live.tools import need
-    try:
-        from playwright import sync_api
-    except ImportError:
-        need("playwright is missing: pip install '.[test]'")
-    need(None if Path(BROWSER).exists() else "chromium is missing: apt-get install chromium")
+    sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
+    tools.file(BROWSER, "apt-get install chromium")
     return sync_api
 
 

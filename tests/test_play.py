@@ -39,6 +39,8 @@ from guji.timing.score import Score
 from guji.timing.performance import Part, as_performance
 from guji.errors import display_width
 
+import tools
+
 NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"
 NO_DEVICE_ALSA = "pcm.!default { type hw card 31 }\n"
 
@@ -53,8 +55,7 @@ def _env(path) -> dict:
 @pytest.fixture(scope="module")
 def null_audio(tmp_path_factory):
     """Environment for a subprocess whose default ALSA output is the null device."""
-    if not os.path.exists("/usr/share/alsa/alsa.conf"):
-        pytest.skip("ALSA is not installed")
+    tools.file("/usr/share/alsa/alsa.conf", "apt-get install libasound2 (libportaudio2 brings it)")
     path = tmp_path_factory.mktemp("alsa") / "null.conf"
     path.write_text(NULL_ALSA)
     return _env(path)

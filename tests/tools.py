@@ -1,15 +1,17 @@
-"""Real tools for tests: found, or a failure under CI, or a skip elsewhere.
+"""The real tools some tests need: there, or the test says which is missing.
 
-A test that needs a program (MuseScore 3, LilyPond, FluidSynth, pdftoppm …)
-calls :func:`require`: it gets the program's path; when the program is
-missing the test FAILS under CI (``CI=true``: ``.ci/run`` installs every
-tool, so a missing one is a broken machine, not a reason to pass), naming
-the program and the package that has it, and is skipped elsewhere (a
-developer's machine may lack it).
+A test that needs a program (FluidSynth, Chromium, MuseScore 3, LilyPond,
+pdftoppm, PulseAudio, JACK …) asks for it here (:func:`require`,
+:func:`executable`, :func:`file`, :func:`module`). Outside CI a test whose
+tool is missing skips, naming it and how to install it. Under CI
+(``CI=true``, as ``.ci/run`` and every CI service set it) it FAILS instead:
+CI installs every tool, so a missing one is a broken set-up, and a suite that
+skipped its real-tool tests would pass without testing what users meet.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -28,20 +30,73 @@ PACKAGES = {
 }
 
 
+def in_ci() -> bool:
+    """Whether the tests run under CI (``CI`` set to true, 1 or yes)."""
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def missing(what: str, install: str) -> None:
+    """Skip (outside CI) or fail (under CI) for the missing tool *what*."""
+    message = f"{what} is missing ({install})"
+    if in_ci():
+        pytest.fail(f"{message}: CI must have it (.ci/run installs it)", pytrace=False)
+    pytest.skip(message)
+
+
+def need(problem: str | None) -> None:
+    """Nothing if *problem* is ``None``; otherwise :func:`missing` (a skip, or
+    a failure under CI) with *problem* (what is missing and how to install
+    it) as the message."""
+    if problem is None:
+        return
+    if in_ci():
+        pytest.fail(f"{problem}: CI must have it (.ci/run installs it)", pytrace=False)
+    pytest.skip(problem)
+
+
+def executable(name: str, install: str) -> str:
+    """The path of the program *name* on the PATH, else :func:`missing`."""
+    found = shutil.which(name)
+    if found is None:
+        missing(f"the program {name!r}", install)
+    return found
+
+
+def file(path: str | Path, install: str) -> Path:
+    """*path* if it exists, else :func:`missing`."""
+    path = Path(path)
+    if not path.exists():
+        missing(str(path), install)
+    return path
+
+
+def module(name: str, install: str):
+    """The Python module *name*, imported, else :func:`missing`."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing(f"the Python module {name!r}", install)
+
+
+def chromium() -> str:
+    """Debian's Chromium (what the PNG export and the page test use)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    missing("Chromium", "apt-get install chromium fonts-noto-cjk")
+
+
 def under_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    """Whether the tests run under CI (:func:`in_ci`)."""
+    return in_ci()
 
 
 def require(program: str) -> str:
     """The path of *program*; missing: a failure under CI, a skip elsewhere."""
-    found = shutil.which(program)
-    if found:
-        return found
-    message = (f"{program} is not installed (apt-get install "
-               f"{PACKAGES.get(program, program)}; .ci/run does)")
-    if under_ci():
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
+    return executable(program, f"apt-get install {PACKAGES.get(program, program)}")
 
 
 def mscore(args: list[str], home: Path, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -4,7 +4,10 @@ Each subcommand lives in its own module under :mod:`guji.cli.commands` and
 provides ``register(subparsers)``, which adds its parser and sets
 ``func(args) -> int``. Errors a user can cause are :class:`GujiError`: printed
 as one line (a notation error adds the source line and a caret), exit status
-2, never a traceback. Ctrl-C exits with 130.
+2, never a traceback. Ctrl-C exits with 130, SIGTERM with 143, SIGHUP with
+129, each after one line and with no half-written file left
+(:mod:`guji.cli.signals`). ``--force`` lifts guji's limits on the work asked
+for (:mod:`guji.limits`).
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from contextlib import nullcontext
 
-from .. import __version__
+from .. import __version__, limits
 from ..errors import GujiError, NotationError
+from ..limits import LimitError
+from .signals import exit_status, stopping
 from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
@@ -58,9 +64,14 @@ def build_parser(argv: list[str] | None = None) -> ArgumentParser:
     return parser
 
 
-def report(error: GujiError) -> None:
-    """Print a user error: one line, plus the caret display for notation errors."""
-    print(f"guji: {error}", file=sys.stderr)
+def report(error: GujiError, args: argparse.Namespace | None = None) -> None:
+    """Print a user error: one line, plus the caret display for notation errors.
+    A limit ``--force`` lifts says so, where the command has ``--force``."""
+    line = f"guji: {error}"
+    if (isinstance(error, LimitError) and error.forcible
+            and getattr(args, "force", None) is not None):
+        line += " (--force lifts the limit)"
+    print(line, file=sys.stderr)
     if isinstance(error, NotationError):
         caret = error.caret()
         if caret:
@@ -68,10 +79,18 @@ def report(error: GujiError) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; return its exit status: 0, 1 (``diff``: the readings
+    differ), 2 (a user error, one line), 130 (Ctrl-C), 128 + n (stopped by
+    signal n: SIGTERM 143, SIGHUP 129)."""
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
     try:
-        return _run(argv)
+        with stopping():
+            return _run(argv)
+    except KeyboardInterrupt as stop:          # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
+        status, word = exit_status(stop)
+        print(f"guji: {word}", file=sys.stderr)
+        return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
 
@@ -83,16 +102,15 @@ def _run(argv: list[str] | None) -> int:
     except SystemExit as e:          # --help, --version, or a bad option (one line, status 2)
         return e.code if isinstance(e.code, int) else 2
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+        parser.print_usage(sys.stderr)
+        print("guji: give a command (see 'guji --help')", file=sys.stderr)
+        return 2
     try:
-        return int(args.func(args) or 0)
+        with limits.lifted() if getattr(args, "force", False) else nullcontext():
+            return int(args.func(args) or 0)
     except GujiError as e:
-        report(e)
+        report(e, args)
         return e.exit_status
-    except KeyboardInterrupt:
-        print("guji: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
 

@@ -8,6 +8,8 @@ One concept a module:
 * :mod:`guji.midi.gm` — the General MIDI choices: the drum-kit keys of the
   voices (:data:`DEFAULT_KEYS`, after 陸德明's 釋文 on the two drums), their
   velocities, the melodic mode's pitches, programs and channels;
+* :mod:`guji.midi.size` — how big a file gets, checked before it is built:
+  notes and their memory, the Standard MIDI File's own limits;
 * :mod:`guji.midi.ticks` — time: the tempo (:func:`tempo_for`), seconds →
   ticks (:class:`TickGrid`), ticks → MIDI's delta times (:class:`TickTrack`);
 * :mod:`guji.midi.metre` — the bar lines (the sheet music's) as time

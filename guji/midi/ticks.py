@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import mido
 
 from ..errors import UsageError
+from ..timing.score import check_interval
+from .size import MAX_DELTA, check_delta
 
 #: Default resolution: 960 ticks a quarter note (a stroke), the usual DAW value.
 DEFAULT_TICKS_PER_BEAT = 960
@@ -61,8 +63,9 @@ def check_tempo(tempo) -> int:
 def tempo_for(interval: float) -> int:
     """Microseconds per beat that make one stroke of *interval* seconds one
     quarter note; for intervals beyond MIDI's slowest tempo (16.8 s a beat),
-    one stroke every 2, 3, … beats."""
-    us = interval * 1_000_000
+    one stroke every 2, 3, … beats. *interval* is checked first
+    (:func:`~guji.timing.score.check_interval`)."""
+    us = check_interval(interval) * 1_000_000
     beats = max(1, math.ceil(us / MAX_TEMPO))
     # rounded down: a stroke then spans at least ticks_per_beat ticks, so no
     # two strokes can share a tick, whatever the resolution
@@ -117,11 +120,17 @@ class TickTrack:
         self.add(off, self.OFF, ("note_off", channel, key, 0))
         self.last_off = max(self.last_off, off)
 
-    def to_mido(self, end_tick: int) -> mido.MidiTrack:
+    def to_mido(self, end_tick: int, ticks_per_beat: int | None = None) -> mido.MidiTrack:
+        """The track, its events in order with their delta-times; a delta-time
+        over the Standard MIDI File's limit is a :class:`~guji.limits.LimitError`
+        (:func:`~guji.midi.size.check_delta`: the advice names a resolution
+        that fits, given *ticks_per_beat*)."""
         track = mido.MidiTrack()
         track.append(mido.MetaMessage("track_name", name=self.name, time=0))
         now = 0
         for tick, _, _, item in sorted(self.events, key=lambda e: e[:3]):
+            if tick - now > MAX_DELTA:
+                check_delta(tick - now, self.name, ticks_per_beat or 1)
             if isinstance(item, tuple):
                 kind, channel, key, velocity = item
                 # values checked by build_midi; mido's per-message checks would
@@ -131,5 +140,6 @@ class TickTrack:
             else:
                 track.append(item.copy(time=tick - now))
             now = tick
-        track.append(mido.MetaMessage("end_of_track", time=max(0, end_tick - now)))
+        track.append(mido.MetaMessage("end_of_track", time=check_delta(
+            max(0, end_tick - now), self.name, ticks_per_beat or 1)))
         return track

@@ -44,6 +44,7 @@ from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSIO
                  MELODIC_CHANNELS, MELODIC_PROGRAMS, PERCUSSION_CHANNEL, PROGRAM_NAMES)
 from .ticks import (DEFAULT_TICKS_PER_BEAT, TickGrid, TickTrack, check_tempo,
                     check_ticks_per_beat, tempo_for)
+from .size import check_notes
 from .tracks import CUE_TRACK, MARKER_SEPARATOR, track_name
 
 def default_filename(pattern: Pattern, suffix: str = ".mid") -> str:
@@ -263,9 +264,11 @@ def build_midi(performance, cues: Iterable[Cue] = (), *, title: str | None = Non
     ------
     UsageError
         A key/velocity out of range, a bad resolution or tempo, or strokes
-        finer than the tick grid (:meth:`Score.require_resolution`).
+        finer than the tick grid (:meth:`Score.require_resolution`); a
+        file too big to build or to hold (:mod:`guji.midi.size`).
     """
     perf = as_performance(performance, cues)
+    check_notes(perf)                  # before anything is built
     grid = _tick_grid(perf, ticks_per_beat, tempo)
     kit = _Instruments(keys, velocities, melodic,
                        click=any(_clicks(p) for p in perf.parts), cue=bool(perf.cues))
@@ -355,9 +358,9 @@ def _midi_file(perf: Performance, grid: TickGrid, conductor: TickTrack,
                 "time_signature", numerator=beats, denominator=4, clocks_per_click=24,
                 notated_32nd_notes_per_beat=8))
     midi = mido.MidiFile(type=1, ticks_per_beat=grid.ticks_per_beat, charset="utf-8")
-    midi.tracks.append(conductor.to_mido(end_tick))
+    midi.tracks.append(conductor.to_mido(end_tick, grid.ticks_per_beat))
     for t in tracks:
-        midi.tracks.append(t.to_mido(end_tick))
+        midi.tracks.append(t.to_mido(end_tick, grid.ticks_per_beat))
     return midi
 
 
@@ -366,7 +369,8 @@ def _midi_file(perf: Performance, grid: TickGrid, conductor: TickTrack,
 
 def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **options) -> Path:
     """Build a MIDI file (:func:`build_midi`, same options) and write it to
-    *path* atomically: a failed or interrupted write leaves no partial file.
+    *path* (:func:`save_midi`): a file atomically, so a failed or
+    interrupted write leaves no partial file; a device or pipe directly.
 
     Returns the path written. Raises :class:`UsageError` when *path* is a
     directory, its directory does not exist, or it cannot be written.
@@ -374,9 +378,12 @@ def write_midi(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), **optio
     return save_midi(build_midi(parts, cues, **options), path)
 
 
-def save_midi(midi: mido.MidiFile, path: str | os.PathLike) -> Path:
-    """Write *midi* to *path* atomically (see :func:`write_midi`); return the path."""
+def save_midi(midi: mido.MidiFile, path) -> Path:
+    """Write *midi* to *path* (a file name, ``-`` for standard output, or a
+    binary file object) as :func:`guji.files.writing` decides: a file
+    atomically, a device or pipe directly (see :func:`write_midi`); return
+    the path."""
     with writing(path, hint=" (give a file name, or end the path with '/' for one file "
-                            "per pattern)") as tmp:
-        midi.save(tmp)
-    return Path(path)
+                            "per pattern)") as out:
+        midi.save(file=out.open())
+    return Path(out.name)

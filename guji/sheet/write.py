@@ -68,6 +68,6 @@ def write_sheet(path: str | os.PathLike, what: Sheet | Performance, *,
     check_target(path)                  # before the work: engraving may take seconds
     sheet = what if isinstance(what, Sheet) else sheet_of(what)
     data = render_sheet(sheet, fmt, glyphs=glyphs)
-    with writing(path) as tmp:
-        Path(tmp).write_bytes(data)
+    with writing(path) as out:
+        out.open().write(data)
     return Path(path)

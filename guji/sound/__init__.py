@@ -13,6 +13,10 @@ One concept a module, each importing only those above it:
 * :mod:`~guji.sound.onsets` — the sample of each stroke's onset;
 * :mod:`~guji.sound.headroom` — the exact peak of a render, and its gain;
 * :mod:`~guji.sound.mixer` — :class:`~guji.sound.mixer.Mix`, the block renderer;
+* :mod:`~guji.sound.riff` — WAV and RF64 written by guji: the header first,
+  then the samples (to a pipe too; RF64 past 4 GiB);
+* :mod:`~guji.sound.vio` — what libsndfile writes FLAC and OGG through: real
+  errors, streams never seeked, one Ogg serial number;
 * :mod:`~guji.sound.files` — writing WAV, FLAC and OGG files, byte for byte
   the same;
 * :mod:`~guji.sound.devices` — the audio output devices (PortAudio), and the

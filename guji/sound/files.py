@@ -3,35 +3,45 @@
 :func:`write_audio` renders a performance block by block (:class:`~guji.sound.mixer.Mix`)
 into a WAV (16-bit, 24-bit or float), FLAC (16 or 24-bit) or OGG Vorbis file,
 chosen by :func:`audio_format` from ``--format``/``--bits`` or the file's
-extension. The file appears only when complete (written under a temporary
-name and renamed).
+extension. A file appears only when complete (written under a temporary
+name and renamed); a device or a pipe is written directly, in order
+(:func:`guji.files.writing`).
+
+Who writes what
+---------------
+WAV is written by guji (:mod:`guji.sound.riff`): the header first, from the
+render's known length, then the samples, so a WAV can go to a pipe, and one
+over 4 GiB is written as RF64 instead of with a broken header. FLAC and OGG
+are libsndfile's, written through :class:`guji.sound.vio.SinkIO`.
 
 Determinism
 -----------
 The same command gives the same bytes. libsndfile would write two varying
 things, and both are removed: the time stamp of a float WAV's PEAK chunk
-(the chunk is not written) and the random serial number of an Ogg stream
-(every page is given :data:`OGG_SERIAL`, its CRC recomputed:
-:func:`fix_ogg_serial`). OGG Vorbis is lossy: the decoded peak can differ
-from the rendered one by a fraction of a dB, so OGG files are rendered to aim
-:data:`OGG_EXTRA_HEADROOM_DB` lower (see :mod:`guji.sound.headroom`).
+(guji's own WAV has none) and the random serial number of an Ogg stream
+(every page is given :data:`OGG_SERIAL`, its CRC recomputed, as it is
+written: :mod:`guji.sound.vio`). OGG Vorbis is lossy: the decoded peak can
+differ from the rendered one by a fraction of a dB, so OGG files are
+rendered to aim :data:`OGG_EXTRA_HEADROOM_DB` lower (see
+:mod:`guji.sound.headroom`).
 """
 
 from __future__ import annotations
 
 import os
-import zlib
 from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 
 from ..errors import UsageError
-from ..files import check_target, writing
+from ..files import destination, writing
 from ..timing.performance import Cue
 from .headroom import CEILING_DBFS
 from .kit import Kit
 from .mixer import BLOCK_FRAMES, Mix
+from .riff import WaveWriter
+from .vio import OGG_SERIAL, SinkIO, fix_ogg_serial, ogg_crc  # noqa: F401 (re-exported)
 
 #: Extra headroom for OGG Vorbis, whose decoded peaks can overshoot.
 OGG_EXTRA_HEADROOM_DB = 1.0
@@ -44,20 +54,21 @@ SUBTYPES = {"WAV": ("PCM_16", "PCM_24", "FLOAT"), "FLAC": ("PCM_16", "PCM_24"), 
 #: Short names of sample formats (``--bits``).
 SUBTYPE_NAMES = {"16": "PCM_16", "24": "PCM_24", "float": "FLOAT", "pcm_16": "PCM_16",
                  "pcm_24": "PCM_24", "vorbis": "VORBIS"}
-#: Serial number written in every Ogg page (libsndfile picks a random one).
-OGG_SERIAL = 0x67756A69   # "guji"
 
 
 def audio_format(path: str | os.PathLike, format: str | None = None,
-                 subtype: str | None = None) -> tuple[str, str]:
+                 subtype: str | None = None, *, streamed: bool = False) -> tuple[str, str]:
     """The ``(format, subtype)`` to write *path* with, as libsndfile names them.
 
     *format* (``wav``, ``flac``, ``ogg``) defaults to the extension of
-    *path*; *subtype* (``16``, ``24``, ``float`` or a libsndfile name)
-    defaults to 16-bit (WAV, FLAC) or Vorbis (OGG). Raise
-    :class:`UsageError` for what cannot be written.
+    *path*, or WAV for a *streamed* destination without one (``/dev/null``,
+    ``-``: :func:`guji.files.destination`); *subtype* (``16``, ``24``,
+    ``float`` or a libsndfile name) defaults to 16-bit (WAV, FLAC) or Vorbis
+    (OGG). Raise :class:`UsageError` for what cannot be written.
     """
-    ext = Path(path).suffix.lower()
+    ext = Path(path).suffix.lower() if os.fspath(path) != "-" else ""
+    if format is None and streamed and not ext:
+        format = "wav"
     if format is None:
         if ext not in EXTENSIONS:
             raise UsageError(f"{path}: cannot tell the audio format from the extension "
@@ -82,8 +93,8 @@ def audio_format(path: str | os.PathLike, format: str | None = None,
 
 
 class _BlockWriter:
-    """Writes a render's blocks to an open sound file, encoded as libsndfile
-    will store them unchanged (exact PCM rounding).
+    """Writes a render's blocks to *sink* (a function taking encoded
+    blocks), encoded exactly: PCM rounded as libsndfile would store it.
 
     Three things make a long render as quick as writing silence: the blocks
     are gathered into batches of about :data:`WRITE_FRAMES` before each write
@@ -91,13 +102,15 @@ class _BlockWriter:
     same read-only array: see :meth:`guji.sound.mixer.Mix.blocks`) is encoded
     once; and the work buffers are kept from batch to batch — fresh
     half-megabyte arrays every block cost more in page faults than the
-    arithmetic itself.
+    arithmetic itself. 24-bit samples are int32 values in −2²³…2²³−1, moved
+    to the top 24 bits when *sink* is libsndfile's (*shift24*).
     """
 
-    def __init__(self, f, subtype: str, channels: int, block_frames: int,
-                 batch_frames: int = 0):
-        self.f = f
+    def __init__(self, sink, subtype: str, channels: int, block_frames: int,
+                 batch_frames: int = 0, shift24: bool = True):
+        self.sink = sink
         self.subtype = subtype
+        self.shift24 = shift24
         pcm = {"PCM_16": (np.int16, np.float32, 32767.0),
                "PCM_24": (np.int32, np.float64, 8388607.0)}.get(subtype)
         self._kind, self._work_type, self._scale = pcm or (np.float32, np.float32, None)
@@ -117,7 +130,7 @@ class _BlockWriter:
         np.rint(work, out=work)
         out = np.empty(work.shape, self._kind)
         np.copyto(out, work, casting="unsafe")
-        if self.subtype == "PCM_24":   # libsndfile keeps the top 24 bits of int32 data
+        if self.subtype == "PCM_24" and self.shift24:   # libsndfile keeps the top 24 bits
             np.left_shift(out, 8, out=out)
         return out
 
@@ -134,14 +147,14 @@ class _BlockWriter:
         if self._fill + n > len(self._batch):
             self.flush()
         if n > len(self._batch):
-            self.f.write(encoded)
+            self.sink(encoded)
             return
         self._batch[self._fill:self._fill + n] = encoded
         self._fill += n
 
     def flush(self) -> None:
         if self._fill:
-            self.f.write(self._batch[:self._fill])
+            self.sink(self._batch[:self._fill])
             self._fill = 0
 
 
@@ -149,7 +162,7 @@ class _BlockWriter:
 WRITE_FRAMES = 4 * 65536
 
 
-def write_audio(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
+def write_audio(path, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
                 rate: int = 48000, channels: int = 2, format: str | None = None,
                 subtype: str | None = None,
                 progress: Callable[[int, int], None] | None = None,
@@ -159,13 +172,18 @@ def write_audio(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), *, kit
     Parameters
     ----------
     path:
-        Where to write. The file appears only when complete: it is written
-        under a temporary name beside it and renamed; on any error, Ctrl-C
-        included, nothing is left behind and an existing file is untouched.
+        Where to write, as :func:`guji.files.writing` decides: a file appears
+        only when complete (it is written under a temporary name beside it
+        and renamed; on any error, Ctrl-C included, nothing is left behind
+        and an existing file is untouched); a device or a pipe (or ``-``,
+        standard output) is written directly, in order. Checked before any
+        work.
     parts, cues, kit, rate, channels:
         As for :class:`~guji.sound.mixer.Mix`.
     format:
-        ``wav``, ``flac`` or ``ogg``; default from the extension.
+        ``wav``, ``flac`` or ``ogg``; default from the extension (WAV for
+        a stream without one). A WAV over 4 GiB is written as RF64
+        (:mod:`guji.sound.riff`).
     subtype:
         ``16``, ``24`` or ``float`` (WAV), ``16`` or ``24`` (FLAC); default 16.
     progress:
@@ -173,75 +191,58 @@ def write_audio(path: str | os.PathLike, parts, cues: Iterable[Cue] = (), *, kit
     block_frames:
         Frames rendered at a time (memory use, not output, depends on it).
     """
-    import soundfile as sf
-
-    fmt, sub = audio_format(path, format, subtype)
-    target = check_target(path)
+    where = destination(path)
+    fmt, sub = audio_format(where.name if where.path is not None else "-", format, subtype,
+                            streamed=where.streamed)
     ceiling = CEILING_DBFS - (OGG_EXTRA_HEADROOM_DB if fmt == "OGG" else 0.0)
     mix = Mix(parts, cues, kit=kit, rate=rate, channels=channels, ceiling_dbfs=ceiling)
-    with writing(target, errors=(sf.LibsndfileError,)) as tmp:
-        with sf.SoundFile(tmp, "w", mix.rate, mix.channels, sub, format=fmt) as f:
-            if fmt == "WAV" and sub == "FLOAT":
-                _no_peak_chunk(f)
-            done = 0
-            if fmt == "OGG":    # Vorbis packets follow the writes: keep one size, one call a block
-                size, batch = block_frames or BLOCK_FRAMES, 0
-            else:
-                size, batch = block_frames or mix.step_frames() or BLOCK_FRAMES, WRITE_FRAMES
-            out = _BlockWriter(f, sub, mix.channels, size, batch)
-            for block in mix.blocks(size):
-                out.write(block)
-                done += len(block)
-                if progress is not None:
-                    progress(done, mix.frames)
-            out.flush()
-        if fmt == "OGG":
-            fix_ogg_serial(tmp)
-    return target
+    if fmt == "OGG":    # Vorbis packets follow the writes: keep one size, one call a block
+        size, batch = block_frames or BLOCK_FRAMES, 0
+    else:
+        size, batch = block_frames or mix.step_frames() or BLOCK_FRAMES, WRITE_FRAMES
+    with writing(path) as out:
+        if fmt == "WAV":
+            wave = WaveWriter(out.open(), mix.frames, mix.channels, mix.rate, sub)
+            _render(mix, _BlockWriter(wave.write, sub, mix.channels, size, batch, shift24=False),
+                    size, progress)
+            wave.close()
+        else:
+            _write_sndfile(out, mix, fmt, sub, size, batch, progress)
+    return Path(out.name)
 
 
-def _no_peak_chunk(f) -> None:
-    """Stop libsndfile writing a PEAK chunk (it holds the time of writing)."""
+def _render(mix: Mix, writer: _BlockWriter, size: int,
+            progress: Callable[[int, int], None] | None) -> None:
+    done = 0
+    for block in mix.blocks(size):
+        writer.write(block)
+        done += len(block)
+        if progress is not None:
+            progress(done, mix.frames)
+    writer.flush()
+
+
+def _write_sndfile(out, mix: Mix, fmt: str, sub: str, size: int, batch: int,
+                   progress: Callable[[int, int], None] | None) -> None:
+    """FLAC or OGG through libsndfile, which writes to a :class:`~guji.sound.vio.SinkIO`
+    (a file-system error stays an :class:`OSError` with its errno, raised as
+    soon as libsndfile meets it)."""
     import soundfile as sf
-    SFC_SET_ADD_PEAK_CHUNK = 0x1050
-    sf._snd.sf_command(f._file, SFC_SET_ADD_PEAK_CHUNK, sf._ffi.NULL, 0)
-
-
-_REVERSE_BITS = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
-
-
-def ogg_crc(page: bytes) -> int:
-    """The CRC of an Ogg page (CRC-32, polynomial 0x04C11DB7, not reflected,
-    initial value 0), computed with :func:`zlib.crc32` on bit-reversed bytes."""
-    raw = zlib.crc32(page.translate(_REVERSE_BITS), 0xFFFFFFFF) ^ 0xFFFFFFFF
-    return int(f"{raw:032b}"[::-1], 2)
-
-
-def fix_ogg_serial(path: str | os.PathLike, serial: int = OGG_SERIAL) -> int:
-    """Give every page of the Ogg file *path* the stream serial number *serial*
-    (recomputing each page's CRC); return the number of pages.
-
-    libsndfile gives each Ogg stream a serial number drawn from the clock, so
-    two renders of one command would differ in those bytes only.
-    """
-    pages = 0
-    with open(path, "r+b") as f:
-        at = 0
-        while True:
-            f.seek(at)
-            header = f.read(27)
-            if len(header) < 27:
-                break
-            if header[:4] != b"OggS":
-                raise ValueError(f"{path}: not an Ogg page at byte {at}")
-            table = f.read(header[26])
-            body = f.read(sum(table))
-            page = bytearray(header + table + body)
-            page[14:18] = serial.to_bytes(4, "little")
-            page[22:26] = b"\0\0\0\0"
-            page[22:26] = ogg_crc(bytes(page)).to_bytes(4, "little")
-            f.seek(at)
-            f.write(page[:27])
-            at += len(page)
-            pages += 1
-    return pages
+    sink = SinkIO(out.open(), seekable=not out.streamed and fmt != "OGG", ogg=fmt == "OGG",
+                  flac_frames=mix.frames if fmt == "FLAC" else None)
+    try:
+        with sf.SoundFile(sink, "w", mix.rate, mix.channels, sub, format=fmt) as f:
+            def put(block: np.ndarray) -> None:
+                f.write(block)
+                if sink.error is not None:
+                    raise sink.error
+            _render(mix, _BlockWriter(put, sub, mix.channels, size, batch), size, progress)
+        sink.close()
+    except Exception as e:     # libsndfile's error, or soundfile's assertion on a short write
+        if sink.error is not None:
+            raise sink.error from None
+        if isinstance(e, sf.LibsndfileError):
+            raise OSError(0, str(e).splitlines()[0]) from None
+        raise
+    if sink.error is not None:
+        raise sink.error

@@ -294,21 +294,20 @@ def write_samples(directory: str | os.PathLike, kit: Kit | None = None) -> list[
     samples/``. The same code writes the same bytes.
     """
     import soundfile as sf
-    from ..files import atomic_path
+    from ..files import make_folder, writing
 
     kit = kit or default_kit(SAMPLE_RATE)
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    out, _ = make_folder(directory, parents=True)
     written = []
     for voice, name in SAMPLE_FILES.items():
         target = out / name
-        with atomic_path(target) as tmp:
-            sf.write(tmp, one_shot(kit, voice, SAMPLE_RATE), SAMPLE_RATE,
+        with writing(target) as tmp:
+            sf.write(tmp.open(), one_shot(kit, voice, SAMPLE_RATE), SAMPLE_RATE,
                      subtype=SAMPLE_SUBTYPE, format="WAV")
         written.append(target)
     target = out / KIT_FILE
-    with atomic_path(target) as tmp:
-        Path(tmp).write_text(kit_to_toml(kit), encoding="utf-8")
+    with writing(target) as tmp:
+        tmp.open().write(kit_to_toml(kit).encode("utf-8"))
     written.append(target)
     return written
 

@@ -25,12 +25,9 @@ clicks (:meth:`Part.pass_voices <guji.timing.performance.Part.pass_voices>`).
 Pan
 ---
 ``Part.pan`` ``None`` gives each voice the kit's pan; a number pans the whole
-part. The pan law is constant-power, ``left = sin((1 − pan)·π/4)``,
-``right = sin((1 + pan)·π/4)``: −1 puts the full signal (gain exactly 1.0)
-in the left channel and nothing in the right, +1 the reverse, 0 puts
-0.707 in each. A mono render (``channels=1``) ignores pan: every voice has
-gain 1.0 — so the left channel of a render panned hard left equals the mono
-render of the same part, sample for sample.
+part, constant-power (:func:`pan_gains`): −1 is the left channel alone (gain
+exactly 1.0), 0 is 0.707 in each. A mono render ignores pan (every gain 1.0),
+so a render panned hard left has the mono render in its left channel.
 
 Headroom
 --------
@@ -61,7 +58,7 @@ from ..timing.score import Event
 from .headroom import CEILING_DBFS, channel_gains, chunk_frames, distinct_windows, stretches
 from .kit import Kit, default_kit, one_shot
 from .oneshot import check_rate
-from .onsets import Track
+from .onsets import Track, TrackSet
 
 #: Default block length of the renderer, in frames.
 BLOCK_FRAMES = 65536
@@ -71,7 +68,8 @@ BLOCK_MEMORY = 16 * 2**20
 
 
 def pan_gains(pan: float) -> tuple[float, float]:
-    """Constant-power pan law: ``(left, right)`` gains for *pan* in −1 … +1.
+    """Constant-power pan law: ``(left, right)`` gains for *pan* in −1 … +1,
+    ``left = sin((1 − pan)·π/4)``, ``right = sin((1 + pan)·π/4)``.
 
     −1 → ``(1.0, 0.0)`` exactly, +1 → ``(0.0, 1.0)`` exactly, 0 →
     ``(0.7071…, 0.7071…)``.
@@ -155,7 +153,8 @@ class Mix:
             cue_pos.append(round(cue.time * self.rate))
             cue_kind.append(self._kind(Voice.CUE, cue.pan))
         self._lengths = np.array([len(s) for s in self._shots], dtype=np.int64)
-        self._tracks = [Track(score, self.rate, pk, ck, self._lengths) for score, pk, ck in tracks]
+        self._tracks = TrackSet([Track(score, self.rate, pk, ck, self._lengths)
+                                 for score, pk, ck in tracks])
         order = np.argsort(np.array(cue_pos, dtype=np.int64), kind="stable")
         self._cue_pos = np.array(cue_pos, dtype=np.int64)[order]
         self._cue_kind = np.array(cue_kind, dtype=np.int64)[order]
@@ -205,7 +204,7 @@ class Mix:
     def _onsets(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         """Positions and kinds of every onset in [lo, hi), sorted by (position, kind)."""
         pos, kinds = [], []
-        for tr in self._tracks:
+        for tr in self._tracks.within(lo, hi):
             i0, i1 = tr.first_at_or_after(lo), tr.first_at_or_after(hi)
             if i1 > i0:
                 pos.append(tr.positions(i0, i1))
@@ -222,11 +221,8 @@ class Mix:
 
     def _next_onset(self, frame: int) -> int:
         """The first onset at or after *frame*, or the end of the render."""
-        best = self.frames
-        for tr in self._tracks:
-            i = tr.first_at_or_after(frame)
-            if i < tr.n:
-                best = min(best, tr.position(i))
+        first = self._tracks.next_onset(frame)
+        best = self.frames if first is None else min(self.frames, first)
         a = int(np.searchsorted(self._cue_pos, frame, side="left"))
         if a < len(self._cue_pos):
             best = min(best, int(self._cue_pos[a]))
@@ -300,7 +296,7 @@ class Mix:
     def _onsets_near(self, b0: int, b1: int) -> list[tuple[np.ndarray, np.ndarray]]:
         """(positions, kinds) of every hit sounding in [b0, b1): track by track, then cues."""
         out = []
-        for tr in self._tracks:
+        for tr in self._tracks.within(b0 - self._max_length + 1, b1):
             i0 = tr.first_at_or_after(b0 - tr.max_length + 1)
             i1 = tr.first_at_or_after(b1)
             if i1 > i0:

@@ -80,3 +80,51 @@ class Track:
         while i < n and self.position(i) < frame:
             i += 1
         return i
+
+
+class TrackSet(Sequence):
+    """The tracks of a mix, with where each one starts and ends, so that the
+    tracks sounding in a stretch are found at once, not by asking every one:
+    a long ``compare alternate`` has thousands of parts, each sounding in a
+    few blocks of the whole.
+    """
+
+    def __init__(self, tracks: Sequence[Track]):
+        self.tracks = list(tracks)
+        live = [tr for tr in self.tracks if tr.n]
+        self._live = live
+        self._first = np.array([tr.position(0) for tr in live], dtype=np.int64)
+        self._last = np.array([tr.position(tr.n - 1) for tr in live], dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.tracks)
+
+    def __getitem__(self, index):
+        return self.tracks[index]
+
+    def __iter__(self):
+        return iter(self.tracks)
+
+    def within(self, lo: int, hi: int) -> list[Track]:
+        """The tracks with an onset in [*lo*, *hi*), in order (and maybe a few more)."""
+        hit = np.flatnonzero((self._first < hi) & (self._last >= lo))
+        return [self._live[k] for k in hit.tolist()]
+
+    def next_onset(self, frame: int) -> int | None:
+        """The sample of the first onset at or after *frame*, or None."""
+        best = None
+        for tr in self._started(frame):
+            i = tr.first_at_or_after(frame)
+            if i < tr.n:
+                p = tr.position(i)
+                best = p if best is None or p < best else best
+        later = self._first[self._first >= frame]
+        if later.size:
+            p = int(later.min())
+            best = p if best is None or p < best else best
+        return best
+
+    def _started(self, frame: int) -> list[Track]:
+        """Tracks that started before *frame* and have onsets left at or after it."""
+        hit = np.flatnonzero((self._first < frame) & (self._last >= frame))
+        return [self._live[k] for k in hit.tolist()]

@@ -1,10 +1,11 @@
 """Reading text files of unknown encoding.
 
-Chinese text files come as UTF-8 (with or without BOM), UTF-16 (with BOM),
-GB18030 (mainland; a superset of GBK and GB2312) or Big5 (Taiwan, Hong Kong).
-:func:`decode` tells them apart:
+Chinese text files come as UTF-8 (with or without BOM), UTF-16 or UTF-32
+(with BOM), GB18030 (mainland; a superset of GBK and GB2312) or Big5
+(Taiwan, Hong Kong). :func:`decode` tells them apart:
 
-1. A BOM decides: UTF-8 or UTF-16 LE/BE.
+1. A BOM decides: UTF-8, UTF-32 LE/BE (whose BOM starts as UTF-16 LE's
+   does, so it is looked for first) or UTF-16 LE/BE.
 2. Valid UTF-8 is UTF-8 (other encodings of Chinese text are almost never
    valid UTF-8).
 3. Otherwise GB18030 and Big5 are both tried. Each of them decodes many byte
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import codecs
 import os
-from pathlib import Path
+import sys
 
 from ..errors import EncodingError
+from ..files import reason
+from ..limits import LimitError, current
 
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "gb18030", "big5")
 
@@ -48,17 +51,33 @@ def _frequent_ratio(text: str, encoding: str) -> float:
     return score / total if total else 0.0
 
 
+def check_encoding(encoding: str) -> str:
+    """*encoding* if it names a text encoding Python knows, else :class:`EncodingError`:
+    codecs such as ``rot13``, ``base64``, ``hex`` or ``zlib`` turn bytes
+    into bytes or text into text, not bytes into text, and ``undefined``
+    decodes nothing."""
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        raise EncodingError(f"unknown encoding {encoding!r}") from None
+    if not getattr(info, "_is_text_encoding", True) or info.name == "undefined":
+        raise EncodingError(f"{encoding!r} is not a text encoding (give one such as utf-8, "
+                            "gb18030 or big5)")
+    return encoding
+
+
 def decode(data: bytes, encoding: str | None = None, filename: str = "<input>") -> tuple[str, str]:
     """Decode *data*; return ``(text, encoding used)``.
 
-    With *encoding*, use it (a BOM is still stripped). Raise
-    :class:`EncodingError` when nothing fits.
+    With *encoding*, use it (a BOM is still stripped; it must be a text
+    encoding: :func:`check_encoding`). Raise :class:`EncodingError` when
+    nothing fits.
     """
     if encoding:
         try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise EncodingError(f"{filename}: unknown encoding {encoding!r}") from None
+            check_encoding(encoding)
+        except EncodingError as e:
+            raise EncodingError(f"{filename}: {e}") from None
         if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
             encoding = "utf-8-sig"
         try:
@@ -66,8 +85,12 @@ def decode(data: bytes, encoding: str | None = None, filename: str = "<input>") 
         except UnicodeDecodeError as e:
             raise EncodingError(f"{filename}: not valid {encoding} "
                                 f"(byte {e.start}: {data[e.start:e.start + 1]!r})") from None
+        except (UnicodeError, LookupError, ValueError, TypeError) as e:
+            raise EncodingError(f"{filename}: cannot decode as {encoding}: {e}") from None
     if data.startswith(codecs.BOM_UTF8):
         return _strict(data[3:], "utf-8", filename), "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return _strict(data, "utf-32", filename), "utf-32"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _strict(data, "utf-16", filename), "utf-16"
     try:
@@ -97,20 +120,33 @@ def _strict(data: bytes, encoding: str, filename: str) -> str:
 
 
 def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str, str]:
-    """Read a text file (``-`` for standard input); return ``(text, encoding)``."""
-    import sys
+    """Read a text file (``-`` for standard input); return ``(text, encoding)``.
+
+    A text over :attr:`guji.limits.Limits.text_bytes` (64 MiB) is refused
+    with :class:`~guji.limits.LimitError` after reading one byte more than
+    the limit, whatever the input (``/dev/zero`` is endless).
+    """
     name = str(path)
+    most = current().text_bytes
     if name == "-":
-        data = sys.stdin.buffer.read()
         name = "<stdin>"
+        data = _read(sys.stdin.buffer, most)
     else:
-        p = Path(path)
         try:
-            data = p.read_bytes()
+            with open(path, "rb") as f:
+                data = _read(f, most)
         except FileNotFoundError:
             raise EncodingError(f"{name}: no such file") from None
         except IsADirectoryError:
             raise EncodingError(f"{name}: is a directory, not a text file") from None
         except OSError as e:
-            raise EncodingError(f"{name}: cannot read: {e.strerror}") from None
+            raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
+    if len(data) > most:
+        shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
+        raise LimitError(f"{name}: over guji's limit of {shown} for an input text")
     return decode(data, encoding, name)
+
+
+def _read(f, most: float) -> bytes:
+    """All of *f*, or one byte more than *most*."""
+    return f.read() if most == float("inf") else f.read(int(most) + 1)

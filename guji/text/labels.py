@@ -30,21 +30,42 @@ def caption_lines(tokens: list[Token]) -> set[int]:
     line of labels right after a pattern is not a caption: its first label
     may be that pattern's (``…○□□○`` / ``薛鼓魯鼓`` / ``○□○…``)."""
     labels: dict[int, int] = {}
-    other: set[int] = set()
     after_stroke: set[int] = set()
     previous: Token | None = None
     for tok in tokens:
+        if tok.kind is Kind.NOTE:
+            continue
         if tok.kind is Kind.LABEL:
             line = tok.location.line
             if labels.get(line, 0) == 0 and previous is not None and previous.kind is Kind.STROKE:
                 after_stroke.add(line)
             labels[line] = labels.get(line, 0) + 1
-        elif tok.kind is not Kind.NOTE:
-            other.add(tok.location.line)
-        if tok.kind is not Kind.NOTE:
-            previous = tok
-    return {line for line, n in labels.items()
-            if n >= 2 and line not in other and line not in after_stroke}
+        previous = tok
+    lines = {line for line, n in labels.items() if n >= 2 and line not in after_stroke}
+    return lines - _lines_with_more(tokens, lines)
+
+
+def _lines_with_more(tokens: list[Token], lines: set[int]) -> set[int]:
+    """Those of *lines* holding a token that is neither a label nor a note.
+    The tokens are walked in order against the lines' spans, so a book of
+    millions of tokens costs no line lookup per token."""
+    if not lines:
+        return set()
+    src = tokens[0].source
+    spans = sorted((src.line_start(line), src.line_start(line + 1)
+                    if line < src.line_count else len(src.text), line) for line in lines)
+    found: set[int] = set()
+    k = 0
+    for tok in tokens:
+        if tok.kind is Kind.LABEL or tok.kind is Kind.NOTE:
+            continue
+        while k < len(spans) and spans[k][1] <= tok.offset:
+            k += 1
+        if k == len(spans):
+            break
+        if spans[k][0] <= tok.offset:
+            found.add(spans[k][2])
+    return found
 
 
 def label_items(pieces: list, captions: set[int], notice) -> list[tuple[str, object]]:

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import bisect
 import enum
+import gc
 import re
 import unicodedata
-from dataclasses import dataclass
+from array import array
+from contextlib import contextmanager
+from typing import Iterator, NamedTuple
 
 from ..errors import Location
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS, Drum, Tradition, drum_of
@@ -47,21 +50,34 @@ class Kind(enum.Enum):
     TEXT = "text"          #: prose: letters, ideographs, digits
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token of a :class:`SourceText`: its kind, where it stands, and for
+    a stroke its drum, for a label its tradition.
+
+    Compact, because a whole book is millions of tokens: an immutable tuple
+    (quicker to make than a frozen dataclass), and the text and the
+    :class:`~guji.errors.Location` are not stored but read from the source
+    when asked (:attr:`text`, :attr:`location`).
+    """
+
     kind: Kind
-    text: str
-    location: Location
+    offset: int                 #: index of the first character in the source text
+    end: int                    #: index just past the last character
+    source: "SourceText"
     drum: Drum | None = None
     tradition: Tradition | None = None
 
     @property
-    def offset(self) -> int:
-        return self.location.offset
+    def text(self) -> str:
+        return self.source.text[self.offset:self.end]
 
     @property
-    def end(self) -> int:
-        return self.location.offset + len(self.text)
+    def location(self) -> Location:
+        return self.source.location(self.offset)
+
+    def as_text(self) -> "Token":
+        """The same characters, read as prose (:attr:`Kind.TEXT`)."""
+        return Token(Kind.TEXT, self.offset, self.end, self.source)
 
 
 #: Note brackets: opener → closer.
@@ -80,9 +96,22 @@ class SourceText:
     def __init__(self, text: str, filename: str | None = None):
         self.text = text
         self.filename = filename
-        starts = [0]
+        # the offset where each line starts: 8 bytes a line (a book has millions)
+        starts = array("q", [0])
         starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
         self._starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def line_start(self, line: int) -> int:
+        """The offset of the first character of 1-based *line*."""
+        return self._starts[line - 1]
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line holding *offset*."""
+        return bisect.bisect_right(self._starts, offset)
 
     def location(self, offset: int) -> Location:
         line = bisect.bisect_right(self._starts, offset) - 1
@@ -189,51 +218,59 @@ def match_notes(text: str) -> dict[int, int]:
 
 
 def tokenize(source: SourceText) -> list[Token]:
-    """Every meaningful token of *source*, in order."""
+    """Every meaningful token of *source*, in order (:func:`paused_collector`
+    makes a book's quicker)."""
+    with paused_collector():
+        return _tokens(source)
+
+
+@contextmanager
+def paused_collector() -> Iterator[None]:
+    """Pause the cyclic garbage collector for the ``with`` block (it comes
+    back as it was). Reading a text makes millions of tokens and pieces,
+    none in a cycle; the collector would walk them over and over (a third
+    of the time of a 50 MB text), and frees nothing."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _tokens(source: SourceText) -> list[Token]:
     text = source.text
     n = len(text)
     tokens: list[Token] = []
     append = tokens.append
-    starts = source._starts
-    last_line = len(starts) - 1
-    line = 0
-
-    def loc(offset: int) -> Location:
-        # offsets only grow: walk the line starts forward instead of bisecting
-        nonlocal line
-        while line < last_line and starts[line + 1] <= offset:
-            line += 1
-        return Location(offset, line + 1, offset - starts[line] + 1)
-
     note_ends = match_notes(text)
     i = 0
     match = _TOKEN.match
     while i < n:
         m = match(text, i)
         kind = m.lastgroup
-        value = m.group()
-        if kind == "stroke":
-            append(Token(Kind.STROKE, value, loc(i), drum=drum_of(value)))
-        elif kind == "half":
-            append(Token(Kind.HALF, value, loc(i)))
-        elif kind == "label":
-            append(Token(Kind.LABEL, value, loc(i), tradition=LABELS[value]))
-        elif kind == "heading":
-            append(Token(Kind.HEADING, value, loc(i)))
-        elif kind == "text":
-            if not _is_list_marker(text, i, value):
-                append(Token(Kind.TEXT, value, loc(i)))
-        elif kind == "empty":
-            append(Token(Kind.SYMBOL, value, loc(i)))
-        elif kind == "space":
+        end = m.end()
+        if kind == "space":
             pass
-        elif kind == "other":
+        elif kind == "text":
+            if not _is_list_marker(text, i, m.group()):
+                append(Token(Kind.TEXT, i, end, source))
+        elif kind == "stroke":
+            append(Token(Kind.STROKE, i, end, source, drum_of(m.group())))
+        elif kind == "half":
+            append(Token(Kind.HALF, i, end, source))
+        elif kind == "label":
+            append(Token(Kind.LABEL, i, end, source, tradition=LABELS[m.group()]))
+        elif kind == "heading":
+            append(Token(Kind.HEADING, i, end, source))
+        elif kind == "empty":
+            append(Token(Kind.SYMBOL, i, end, source))
+        else:                                            # "other"
             other, end = _other(text, i, note_ends)
             if other is not None:
-                append(Token(other, text[i:end], loc(i)))
-            i = end
-            continue
-        i = m.end()
+                append(Token(other, i, end, source))
+        i = end
     return tokens
 
 

@@ -42,7 +42,7 @@ The caller can force one side with ``labels="after"`` or ``"before"``.
 from __future__ import annotations
 
 from .labels import LABEL_MODES, LabelMode, attach_labels, caption_lines, label_items
-from .lexer import Kind, SourceText, Token, tokenize
+from .lexer import Kind, SourceText, Token, paused_collector, tokenize
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult, build_pattern
 from .segments import Segment, pieces_of
@@ -85,6 +85,11 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
     """
     if labels not in LABEL_MODES:
         raise ValueError(f"labels must be one of {LABEL_MODES}, not {labels!r}")
+    with paused_collector():
+        return _scan(text, filename, edition, labels)
+
+
+def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMode) -> ScanResult:
     src = SourceText(text, filename)
     tokens = tokenize(src)
     notices: list[Notice] = []

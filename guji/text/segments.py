@@ -79,7 +79,7 @@ def pieces_of(tokens: list[Token]) -> list:
 
     for k, tok in enumerate(tokens):
         if tok.kind is Kind.HALF and _prose_half(tokens, k):
-            tok = Token(Kind.TEXT, tok.text, tok.location)
+            tok = tok.as_text()
         if tok.kind in (Kind.STROKE, Kind.HALF):
             if pieces and isinstance(pieces[-1], Segment):
                 pieces[-1].tokens.append(tok)

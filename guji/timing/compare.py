@@ -51,6 +51,7 @@ from ..text.grid import Column, Grid, align_many
 from ..text.names import letter, variant_names
 from ..text.notation import Pattern, Rite
 from .comparison import Comparison, Entry, Mark
+from .extent import check_parts
 from .layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack
 from .performance import Cue, Part, Performance, Timing
 from .score import Score
@@ -274,6 +275,7 @@ def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score:
     played = range(first_played, n)     # A's strokes the rite plays
     marks: list[Mark] = []
     cues = []
+    check_parts(score.repeat * len(places), "differences to mark (cues)")
     for (i, kind), others in places.items():
         text = _mark_text(a, i, kind, others)
         variant = ", ".join(others)

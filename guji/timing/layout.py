@@ -26,6 +26,7 @@ from typing import Sequence
 from ..errors import UsageError
 from ..text.names import part_name
 from ..text.notation import Pattern
+from .extent import check_parts, check_steps
 from .performance import Cue, Part, Performance, Timing
 
 #: Empty grid steps between patterns played one after another (the cue bell,
@@ -78,6 +79,11 @@ def alternate(patterns: Sequence[Pattern], timing: Timing, *, names: Sequence[st
     rounds, *gap* empty steps between passes; the count-in once, first. Every
     pass of a pattern bears its name (one track set in MIDI)."""
     names = list(names) if names is not None else [part_name(p) for p in patterns]
+    passes = timing.repeat * len(patterns)          # checked before any is made
+    check_parts(passes, "passes (parts)")
+    check_steps(timing.count_in + timing.repeat * sum(len(p.strokes_for(timing.rite))
+                                                      for p in patterns)
+                + gap * (passes - 1), timing.interval)
     one_pass = replace(timing, repeat=1, count_in=0)
     passes = [perform(p, one_pass, name=n) for _ in range(timing.repeat)
               for p, n in zip(patterns, names)]

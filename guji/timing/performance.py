@@ -38,6 +38,7 @@ from typing import Iterable
 from ..errors import UsageError
 from ..text.names import part_name
 from ..text.notation import Pattern, Rite
+from .extent import check_length, check_parts, seconds_of
 from .score import DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat
 from .voices import DRUMS, VOICE_NAMES, Voice, check_muted
 
@@ -211,8 +212,13 @@ class Performance:
                 raise TypeError(f"expected Cue, not {type(c).__name__}")
         if not parts and not cues:
             raise UsageError("nothing to play: no part and no cue")
+        check_parts(len(parts) + len(cues))
+        for p in parts:                # each part's end, before any time is computed
+            events = p.score.count_in + p.score.stroke_count
+            check_length(p.score.start + seconds_of(events, p.score.interval))
         object.__setattr__(self, "parts", parts)
         object.__setattr__(self, "cues", tuple(sorted(cues, key=lambda c: c.time)))
+        check_length(self.duration)
 
     # -- shape -------------------------------------------------------------
     @property

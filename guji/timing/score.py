@@ -27,6 +27,7 @@ from typing import Iterator
 
 from ..errors import UsageError
 from ..text.notation import Drum, Pattern, Rite, Stroke
+from .extent import check_exact
 
 #: Seconds between strokes when the user says nothing (see the module docstring).
 DEFAULT_INTERVAL = 0.6
@@ -49,6 +50,7 @@ def check_interval(interval: float) -> float:
     if value < MIN_INTERVAL:
         raise UsageError(f"interval {value:g} s is too small: strokes would collide "
                          f"(at least {MIN_INTERVAL:g} s, i.e. {60 / MIN_INTERVAL:g} per minute)")
+    check_exact(value, f"one stroke of interval {value:g} s")
     return value
 
 
@@ -77,21 +79,39 @@ def _whole(value) -> int | None:
         return None
 
 
+#: The most passes or clicks a score counts: 2**53, past which an event's
+#: index (and so its time, index × interval) is no longer exact in floating point.
+MAX_COUNT = 2 ** 53
+
+
 def check_repeat(repeat) -> int:
-    """*repeat* as a whole number of passes, at least 1, or :class:`UsageError`."""
+    """*repeat* as a whole number of passes, 1 to :data:`MAX_COUNT`, or :class:`UsageError`."""
     value = _whole(repeat)
     if value is None or value < 1:
-        raise UsageError(f"repeat must be a whole number of passes, at least 1, not {repeat!r}")
+        raise UsageError(f"repeat must be a whole number of passes, at least 1, not "
+                         f"{_shown(repeat)}")
+    if value > MAX_COUNT:
+        raise UsageError(f"repeat {_shown(value)} is past the {MAX_COUNT:,} passes a score "
+                         "can count exactly")
     return value
 
 
 def check_count_in(count_in) -> int:
-    """*count_in* as a whole number of clicks, 0 or more, or :class:`UsageError`."""
+    """*count_in* as a whole number of clicks, 0 to :data:`MAX_COUNT`, or :class:`UsageError`."""
     value = _whole(count_in)
     if value is None or value < 0:
         raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
-                         f"not {count_in!r}")
+                         f"not {_shown(count_in)}")
+    if value > MAX_COUNT:
+        raise UsageError(f"count-in {_shown(value)} is past the {MAX_COUNT:,} clicks a score "
+                         "can count exactly")
     return value
+
+
+def _shown(value) -> str:
+    """*value* for a message: a whole number of a thousand digits shortened."""
+    text = repr(value)
+    return text if len(text) <= 30 else f"{text[:12]}…({len(text)} digits)"
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,8 @@ def drawing_svg(patterns: Sequence[Pattern], view: str = "both") -> str:
 
 
 def write_svg(path: str | os.PathLike, svg: str) -> Path:
-    """Write *svg* (UTF-8) to *path* atomically."""
-    with writing(path) as tmp:
-        Path(tmp).write_text(svg, encoding="utf-8")
-    return Path(path)
+    """Write *svg* (UTF-8) to *path* as :func:`guji.files.writing` decides
+    (a file atomically; a device, a pipe or ``-``, standard output, directly)."""
+    with writing(path, binary=False) as out:
+        out.open().write(svg.encode("utf-8"))
+    return Path(out.name)

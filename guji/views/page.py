@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import html
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -49,7 +50,7 @@ from .source import source_drawing
 from .timeline import timeline_drawing
 from ..errors import UsageError, escape_controls
 from ..text.notation import HALF, Pattern
-from ..files import check_target, writing
+from ..files import make_folder, writing
 
 #: Audio formats of the page: extension → (MIME type for ``<source type>``,
 #: libsndfile format, libsndfile subtype), all written by :func:`guji.sound.files.write_audio`.
@@ -259,9 +260,10 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     Parameters
     ----------
     directory:
-        Created if missing (its parent must exist). Files of the same names
-        in it are replaced. With *single_file*: the ``.html`` file to write
-        (a folder, existing or ending in ``/``: its ``index.html``).
+        Created if missing (its parent must exist), and removed again if
+        the page fails. Files of the same names in it are replaced. With
+        *single_file*: the ``.html`` file to write (a folder, existing or
+        ending in ``/``: its ``index.html``).
     patterns:
         Two or more variants, A first (one pattern: only its own player).
     timing:
@@ -290,10 +292,15 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
             tracks = [replace(t, src=data_uri(Path(tmp) / t.filename, t.mime)) for t in
                       _write_players(patterns, timing, modes, audio_format, write)]
         return _write_html(page, build_html(patterns, timing, tracks), progress)
-    folder = _folder(directory)
-    write = _audio_writer(folder, audio_format, kit, rate, progress)
-    tracks = _write_players(patterns, timing, modes, audio_format, write)
-    return _write_html(folder / "index.html", build_html(patterns, timing, tracks), progress)
+    folder, made = make_folder(directory)
+    try:
+        write = _audio_writer(folder, audio_format, kit, rate, progress)
+        tracks = _write_players(patterns, timing, modes, audio_format, write)
+        return _write_html(folder / "index.html", build_html(patterns, timing, tracks), progress)
+    except BaseException:
+        if made:            # a failed page leaves no folder it made (Ctrl-C included)
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
@@ -310,18 +317,6 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
         if m not in MODES:
             raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
     return patterns
-
-
-def _folder(directory: str | os.PathLike) -> Path:
-    """The page's folder: made if missing (its parent must exist), refused
-    if it is something else than a folder."""
-    folder = Path(directory)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{directory}: exists and is not a directory")
-    if not folder.exists():
-        check_target(folder)          # its parent must exist
-        folder.mkdir()
-    return folder
 
 
 def _audio_writer(folder: Path, audio_format: str, kit, rate: int,

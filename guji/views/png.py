@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
-from ..files import writing
+from ..files import check_target, writing
 from .svg import Drawing
 
 #: Browser executables tried, in order, after ``$GUJI_CHROMIUM``.
@@ -57,7 +57,9 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
     drawing_:
         The picture; the PNG is ``width × scale`` by ``height × scale`` pixels.
     path:
-        Where to write it (atomically).
+        Where to write it, as :func:`guji.files.writing` decides (a file
+        atomically; a device, a pipe or ``-`` directly); checked before
+        the browser starts.
     scale:
         Device pixels per SVG pixel (2 gives crisp text).
     browser:
@@ -65,8 +67,8 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
     timeout:
         Seconds to wait for the browser.
     """
+    check_target(path)
     exe = browser or find_browser()
-    target = Path(path)
     w, h = int(round(drawing_.width)), int(round(drawing_.height))
     with tempfile.TemporaryDirectory(prefix="guji-png-") as tmpdir:
         svg_file = Path(tmpdir) / "drawing.svg"
@@ -83,6 +85,6 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
         if proc.returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             raise UsageError(f"{exe} made no PNG (exit {proc.returncode}): {last}")
-        with writing(target) as tmp:
-            shutil.copyfile(shot, tmp)
-    return target
+        with writing(path) as out, open(shot, "rb") as png:
+            shutil.copyfileobj(png, out.open())
+    return Path(out.name)

@@ -142,22 +142,36 @@ def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> 
     return whole.muting(muted, ghost=ghost)
 
 
-def audio_summary(path, performance: Performance) -> str:
+def audio_summary(path, performance: Performance, *, stated: tuple | None = None) -> str:
     """What a written audio file holds, in a listener's words: ``8.0 s (the music
     7.2 s, then the ring of its last stroke); 12 strokes; 48000 Hz stereo,
-    WAV 16-bit`` — the file's own length, read back from it."""
+    WAV 16-bit`` — the file's own length, read back from it. A file that
+    cannot be read back (*path* ``None``: a device, a pipe, standard output)
+    is described from *stated*: (rate, channels, format, subtype) as asked."""
+    n = performance.stroke_count
+    music = performance.duration
+    strokes = f"{n} stroke{'' if n == 1 else 's'}"
+    if path is None:
+        rate, channels, fmt, subtype = stated
+        return (f"the music {music:.1f} s and the ring of its last stroke; {strokes}; "
+                f"{rate} Hz {_layout(channels)}, {fmt} {_KINDS.get(subtype, subtype)}")
     import soundfile as sf
     info = sf.info(str(path))
     length = info.frames / info.samplerate
-    music = performance.duration
-    layout = {1: "mono", 2: "stereo"}.get(info.channels, f"{info.channels} channels")
-    kind = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float",
-            "VORBIS": "Vorbis"}.get(info.subtype, info.subtype)
-    n = performance.stroke_count
     ring = (f"the music {music:.1f} s, then the ring of its last stroke"
             if length >= music + 0.05 else "the music and its last ring")
-    return (f"{length:.1f} s ({ring}); {n} stroke{'' if n == 1 else 's'}; "
-            f"{info.samplerate} Hz {layout}, {info.format} {kind}")
+    note = ("; RF64 is WAV past 4 GiB: libsndfile, FFmpeg, SoX, Audacity read it"
+            if info.format == "RF64" else "")
+    return (f"{length:.1f} s ({ring}); {strokes}; {info.samplerate} Hz "
+            f"{_layout(info.channels)}, {info.format} {_KINDS.get(info.subtype, info.subtype)}"
+            f"{note}")
+
+
+_KINDS = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "Vorbis"}
+
+
+def _layout(channels: int) -> str:
+    return {1: "mono", 2: "stereo"}.get(channels, f"{channels} channels")
 
 
 __all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "kit_from_args",

@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Callable
 
-from ...errors import UsageError
+from ...errors import GujiError
 from ...text.editions import load
+from ...text.encoding import check_encoding
 from ...text.notation import Pattern, Rite
 from ...text.labels import LABEL_MODES
 from ...timing.performance import Timing
@@ -16,15 +17,27 @@ from ...timing.score import (DEFAULT_INTERVAL, check_count_in, check_interval, c
                              interval_from_bpm)
 
 
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    """--force: lift guji's limits on the work asked for (once per parser)."""
+    if "--force" in parser._option_string_actions:
+        return
+    parser.add_argument("--force", action="store_true",
+                        help="go past guji's limits on the work asked for: pieces over 24 hours, "
+                             "over 100,000 parts and cues, MIDI files over 1,000,000 notes, input "
+                             "texts over 64 MiB (limits that keep results exact stay)")
+
+
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """--encoding and --labels, for commands that may read a user's text file."""
-    parser.add_argument("--encoding", metavar="NAME",
-                        help="encoding of input text files (default: detect UTF-8, UTF-16 "
-                             "with BOM, GB18030, Big5)")
+    parser.add_argument("--encoding", type=checked(check_encoding, str, "an encoding"),
+                        metavar="NAME",
+                        help="encoding of input text files (default: detect UTF-8, UTF-16 or "
+                             "UTF-32 with BOM, GB18030, Big5)")
     parser.add_argument("--labels", choices=LABEL_MODES, default="auto",
                         help="where score labels stand relative to their patterns in text "
                              "files: 'after' (first diagram), 'before' (second), or 'auto' "
                              "(decided from each diagram's structure; default)")
+    add_force_option(parser)
 
 
 def add_json_option(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +76,7 @@ def checked(check: Callable, convert: Callable = float, what: str = "a number") 
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
         try:
             return check(value)
-        except UsageError as e:
+        except GujiError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
     parse.__name__ = getattr(check, "__name__", "value")
     return parse
@@ -87,6 +100,7 @@ def add_timing_options(parser: argparse.ArgumentParser, rite: Rite = Rite.TOUHU)
     g.add_argument("--count-in", type=checked(check_count_in, int, "a whole number"), default=0,
                    metavar="N",
                    help="neutral clicks before the first stroke (default 0)")
+    add_force_option(parser)
 
 
 def interval_from_args(args: argparse.Namespace) -> float:

@@ -24,6 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ...files import destination
 from ...midi import write_midi
 from ...timing.compare import MODES, compare
 from ...errors import UsageError
@@ -55,7 +56,8 @@ def register(subparsers) -> None:
                    help="how to lay the readings out (default: sequence)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write instead of playing: FILE.mid writes MIDI only; an audio file "
-                        "(FILE.wav, .flac, .ogg …) writes the audio and FILE.mid alongside")
+                        "(FILE.wav, .flac, .ogg …) writes the audio and FILE.mid alongside; a "
+                        "device or pipe (or '-', standard output) gets the audio only, WAV")
     p.add_argument("--no-midi", action="store_true",
                    help="with an audio -o, do not write the MIDI file alongside")
     add_json_option(p)
@@ -67,10 +69,12 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    where = _output(args)                       # checked before any work
     patterns = load_patterns(args.ids, args)
     timing = timing_from_args(args)
     comparison = compare(patterns, args.mode, timing)
-    say = sys.stderr if args.json else sys.stdout
+    # the schedule goes to stdout, unless stdout carries the JSON or the audio
+    say = sys.stderr if args.json or (where is not None and where.path is None) else sys.stdout
     if args.json:
         print_json(comparison.to_json())
     else:
@@ -81,30 +85,48 @@ def run(args: argparse.Namespace) -> int:
     audio = audio_options_from_args(args)
     if args.mode == "stereo" and audio.get("channels") == 1:
         raise UsageError("--mode stereo needs two channels: drop --channels 1")
-    midi_options = midi_options_from_args(args)
-    if args.output:
-        out = Path(args.output)
-        if out.suffix.lower() in MIDI_SUFFIXES:
-            path = write_midi(out, comparison.performance, **midi_options)
-            print(f"wrote {path} (MIDI: the music {comparison.duration:.1f} s)", file=sys.stderr)
-            return 0
-        from ...sound.files import audio_format, write_audio
-        from ..progress import ProgressBar
-        fmt, sub = audio_format(out, None, None)     # a bad extension fails before any work
-        bar = ProgressBar(f"rendering {out}", stream=sys.stderr, rate=audio["rate"])
-        try:
-            path = write_audio(out, comparison.performance, **audio, format=fmt, subtype=sub,
-                               progress=bar)
-        finally:
-            bar.close()
-        print(f"wrote {path}: {audio_summary(path, comparison.performance)}", file=sys.stderr)
-        if not args.no_midi:
-            mid = write_midi(out.with_suffix(".mid"), comparison.performance, **midi_options)
-            print(f"wrote {mid} (MIDI, one track set per variant)", file=sys.stderr)
-        return 0
+    if where is not None:
+        return _write(args, where, comparison, audio)
     if args.json:
         return 0
     from ...sound.play import play
     from ..display import stroke_display
     play(comparison.performance, **audio, display=stroke_display(sys.stderr))
+    return 0
+
+
+def _output(args: argparse.Namespace):
+    """The destination of ``-o`` (:func:`guji.files.destination`), or None."""
+    if args.output is None:
+        return None
+    where = destination(args.output)
+    if where.path is None and args.json:
+        raise UsageError("-o - and --json would both write to standard output")
+    return where
+
+
+def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
+    """Write MIDI (``-o FILE.mid``) or audio and, beside a regular audio file,
+    its MIDI file (unless ``--no-midi``)."""
+    midi_options = midi_options_from_args(args)
+    if where.suffix in MIDI_SUFFIXES:
+        path = write_midi(args.output, comparison.performance, **midi_options)
+        print(f"wrote {path} (MIDI, {comparison.duration:.2f} s)", file=sys.stderr)
+        return 0
+    from ...sound.files import audio_format, write_audio
+    from ..progress import ProgressBar
+    fmt, sub = audio_format(args.output, None, None, streamed=where.streamed)  # before any work
+    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=audio["rate"])
+    try:
+        path = write_audio(args.output, comparison.performance, **audio, format=fmt,
+                           subtype=sub, progress=bar)
+    finally:
+        bar.close()
+    summary = audio_summary(None if where.streamed else path, comparison.performance,
+                            stated=(audio["rate"], audio["channels"], fmt, sub))
+    print(f"wrote {path}: {summary}", file=sys.stderr)
+    if not args.no_midi and not where.streamed:      # a device or a pipe has no "beside"
+        mid = write_midi(Path(args.output).with_suffix(".mid"), comparison.performance,
+                         **midi_options)
+        print(f"wrote {mid} (MIDI, one track set per variant)", file=sys.stderr)
     return 0

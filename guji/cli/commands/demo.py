@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ...text.editions import default_edition, scan_edition
 from ...text.names import file_stem
@@ -58,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_files(patterns, parts, options, args) -> int:
+    from ...files import make_folder
     from ...midi import write_midi
     from ...sound.files import write_audio
 
-    out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
+    out, _ = make_folder(args.output, parents=True)
     written = []
     for pattern in patterns:
         single = perform(pattern, timing_from_args(args))

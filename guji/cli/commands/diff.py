@@ -20,6 +20,9 @@ glyphs are also shown in reverse video.
 (``a``, ``b``: id, name, notation, half_start) and per op the glyphs
 (``a_glyph``, ``b_glyph``) and whether each stroke lies before 半
 (``a_before_half``, ``b_before_half``; ``null`` for a gap).
+
+The exit status is that of ``diff``: 0 when the readings are the same, 1
+when they differ (text or JSON alike), 2 for an error.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ def register(subparsers) -> None:
         "diff", help="align two readings stroke by stroke and show the differences",
         description="Align two patterns (the whole pattern, before and after 半) with the "
                     "edit distance and show them one above the other, differences marked. "
-                    "Insertions and deletions count from A to B.")
+                    "Insertions and deletions count from A to B. Exit status: 0 the same, "
+                    "1 different (as diff), 2 an error.")
     p.add_argument("a", metavar="A", help="pattern id, e.g. lu:1")
     p.add_argument("b", metavar="B", help="pattern id, e.g. lu:1@wuli-tongkao")
     add_input_options(p)
@@ -60,13 +64,14 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     a, b = load_patterns([args.a, args.b], args)
     alignment = align_patterns(a, b)
+    status = 0 if alignment.identical else 1      # as diff(1): a script can tell
     if args.json:
         print_json(diff_json(a, b, alignment))
-        return 0
+        return status
     colour = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None \
         and os.environ.get("TERM") != "dumb"
     sys.stdout.write(diff_text(a, b, alignment, colour=colour))
-    return 0
+    return status
 
 
 def diff_json(a: Pattern, b: Pattern, alignment: Alignment) -> dict:

@@ -14,6 +14,7 @@ from pathlib import Path
 from ...views.draw import VIEWS, drawing, write_svg
 from ...views.png import svg_to_png
 from ...errors import UsageError
+from ...files import destination
 from ._common import add_input_options, load_patterns
 
 
@@ -26,7 +27,10 @@ def register(subparsers) -> None:
                     "highlighted. Writes SVG, or PNG through a headless Chromium.")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu:1 lu:1@wuli-tongkao")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="FILE.svg or FILE.png ('-' writes SVG to standard output)")
+                   help="FILE.svg or FILE.png ('-' writes to standard output; a device or "
+                        "pipe is written directly)")
+    p.add_argument("--format", choices=("svg", "png"),
+                   help="picture format (default: from the extension; svg without one)")
     p.add_argument("--view", choices=VIEWS, default="both",
                    help="source: the columns as written; timeline: the aligned piano roll; "
                         "both (default): the columns above the timeline")
@@ -38,19 +42,28 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = args.output
-    suffix = Path(out).suffix.lower() if out != "-" else ".svg"
-    if suffix not in (".svg", ".png"):
-        raise UsageError(f"cannot draw to {out!r}: the file name must end in .svg or .png")
+    kind = _kind(out, args.format)
     if not 0.25 <= args.scale <= 8:
         raise UsageError(f"--scale must be between 0.25 and 8, not {args.scale:g}")
+    where = destination(out, binary=kind == "png")          # checked before any work
     patterns = load_patterns(args.ids, args)
     picture = drawing(patterns, args.view)
-    if out == "-":
-        sys.stdout.write(picture.svg(xml_declaration=True))
-        return 0
-    if suffix == ".svg":
+    if kind == "svg":
         path = write_svg(out, picture.svg(xml_declaration=True))
     else:
         path = svg_to_png(picture, out, scale=args.scale)
-    print(f"wrote {path} ({args.view}: {', '.join(p.id for p in patterns)})", file=sys.stderr)
+    if where.path is not None:
+        print(f"wrote {path} ({args.view}: {', '.join(p.id for p in patterns)})",
+              file=sys.stderr)
     return 0
+
+
+def _kind(out: str, format: str | None) -> str:
+    """``svg`` or ``png``: --format, else the extension; a name without one
+    (a device, a pipe, ``-``) gets SVG."""
+    suffix = Path(out).suffix.lower() if out != "-" else ""
+    if suffix and suffix not in (".svg", ".png"):
+        raise UsageError(f"cannot draw to {out!r}: the file name must end in .svg or .png")
+    if format and suffix and suffix != f".{format}":
+        raise UsageError(f"{out}: the extension says {suffix[1:]} but --format says {format}")
+    return format or (suffix[1:] if suffix else "svg")

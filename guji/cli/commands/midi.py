@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from ...errors import UsageError
+from ...files import destination, make_folder
 from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
                      GM_PERCUSSION, check_ticks_per_beat, default_filename, write_midi)
 from ...timing.layout import perform
@@ -146,8 +148,10 @@ def register(subparsers) -> None:
     p.add_argument("ids", nargs="+", metavar="ID",
                    help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao, lu:2@notes.txt")
     p.add_argument("-o", "--output", required=True, metavar="FILE.mid|DIR/",
-                   help="the MIDI file to write; a path ending in '/' or an existing directory "
-                        "gets one file per pattern, named from its id (lu-1-liji-zhengyi.mid)")
+                   help="the MIDI file to write (.mid or .midi); a path ending in '/' or an "
+                        "existing directory gets one file per pattern, named from its id "
+                        "(lu-1-liji-zhengyi.mid); a device or pipe is written directly, '-' "
+                        "writes to standard output")
     add_timing_options(p)
     add_sequence_options(p)
     add_mute_options(p)
@@ -156,35 +160,51 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+#: The extensions a MIDI file's name may end in.
+MIDI_SUFFIXES = (".mid", ".midi", ".smf")
+
+
 def _is_directory_target(out: str) -> bool:
     return out.endswith("/") or out.endswith(os.sep) or Path(out).is_dir()
 
 
+def check_midi_name(out, where) -> None:
+    """Refuse to write MIDI to a file whose name says another format
+    (``-o notes.txt``); a device, a pipe or ``-`` has no such name."""
+    if not where.streamed and where.suffix not in MIDI_SUFFIXES:
+        raise UsageError(f"{out}: a MIDI file's name ends in .mid (or .midi), "
+                         f"not {where.suffix or '(nothing)'}")
+
+
 def run(args: argparse.Namespace) -> int:
     out = args.output
-    if out in ("", "-"):
-        raise UsageError("-o: MIDI is binary; give a file name (FILE.mid) or a directory (DIR/)")
     options = midi_options_from_args(args)
-    patterns = load_patterns(args.ids, args)
     if _is_directory_target(out):
-        directory = Path(out)
-        names = [default_filename(p) for p in patterns]
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                raise UsageError(f"two patterns would both be written to {directory / name} "
-                                 f"({patterns[names.index(name)].id} and {patterns[i].id}); "
-                                 "write them to one file instead")
-        if directory.exists() and not directory.is_dir():
-            raise UsageError(f"{out}: exists and is not a directory")
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"{out}: cannot create the directory: {e.strerror or e}") from None
-        timing = timing_from_args(args)
-        muted, ghost = mute_from_args(args)
-        for pattern, name in zip(patterns, names):
-            one = perform(pattern, timing).muting(muted, ghost=ghost)
-            print(write_midi(directory / name, one, **options))
-    else:
-        print(write_midi(out, performance_from_args(patterns, args), **options))
+        return _one_file_each(args, options)
+    where = destination(out, hint=" (give a file name, or end the path with '/' for one file "
+                                  "per pattern)")
+    check_midi_name(out, where)
+    patterns = load_patterns(args.ids, args)
+    path = write_midi(out, performance_from_args(patterns, args), **options)
+    print(path, file=sys.stderr if where.path is None else sys.stdout)
+    return 0
+
+
+def _one_file_each(args: argparse.Namespace, options: dict) -> int:
+    """``-o DIR/``: one file per pattern, named from its id, in DIR (made if missing)."""
+    patterns = load_patterns(args.ids, args)
+    names = [default_filename(p) for p in patterns]
+    directory = Path(args.output)
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise UsageError(f"two patterns would both be written to {directory / name} "
+                             f"({patterns[names.index(name)].id} and {patterns[i].id}); "
+                             "write them to one file instead")
+    timing = timing_from_args(args)
+    muted, ghost = mute_from_args(args)
+    performances = [perform(pattern, timing).muting(muted, ghost=ghost)
+                    for pattern in patterns]   # checked before the folder
+    directory, _ = make_folder(args.output, parents=True)
+    for performance, name in zip(performances, names):
+        print(write_midi(directory / name, performance, **options))
     return 0

@@ -21,9 +21,12 @@ def register(subparsers) -> None:
                     "appears only when complete. Several patterns are played one after another.")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="the audio file (.wav, .flac, .ogg); default: named after the first id")
+                   help="the audio file (.wav, .flac, .ogg); default: named after the first id. "
+                        "A device or pipe is written directly (-o /dev/null times a render); "
+                        "'-' writes to standard output")
     p.add_argument("--format", choices=("flac", "ogg", "wav"),
-                   help="file format (default: from the extension)")
+                   help="file format (default: from the extension; wav for a device, a pipe "
+                        "or '-' without one)")
     p.add_argument("--bits", choices=_BITS,
                    help="sample format: 16 (default), 24 (WAV, FLAC) or float (WAV)")
     add_timing_options(p)
@@ -44,16 +47,22 @@ def default_output(ids: list[str], fmt: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...files import destination
     from ...sound.files import audio_format, write_audio
     from ..progress import ProgressBar
-    output = args.output or default_output(args.ids, args.format)
-    fmt, sub = audio_format(output, args.format, args.bits)     # check before any work
-    options = audio_options_from_args(args)
-    performance = performance_from_args(load_patterns(args.ids, args), args)
-    bar = ProgressBar(f"rendering {output}", stream=sys.stderr, rate=options["rate"])
+    output = args.output if args.output is not None else default_output(args.ids, args.format)
+    where = destination(output)                                     # check before any work
+    fmt, sub = audio_format(output, args.format, args.bits, streamed=where.streamed)
+    performance = performance_from_args(load_patterns(args.ids, args), args)   # limits checked
+    options = audio_options_from_args(args)                                   # then the voices
+    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=options["rate"])
     try:
         path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
     finally:
         bar.close()
-    print(f"wrote {path}: {audio_summary(path, performance)}")
+    # the audio itself may be on standard output: the report goes to stderr then
+    summary = audio_summary(None if where.streamed else path, performance,
+                            stated=(options["rate"], options["channels"], fmt, sub))
+    print(f"wrote {path}: {summary}", file=sys.stderr if where.path is None else sys.stdout)
     return 0
+

@@ -1,0 +1,60 @@
+"""Random texts for fuzzing: mostly the stuff of drum diagrams, plus everything else.
+
+:func:`text` draws a text from fragments that make a reader's decisions hard
+(strokes of every glyph, 半, labels and headings in every variant, notes,
+look-alikes, prose, punctuation, markup, control and format characters,
+line breaks of every kind) and from random code points; :func:`encoded`
+gives it as bytes in one of the encodings a user's file may have, or
+damaged. Used by the CLI fuzz test and ``bench/fuzz_scan.py``.
+"""
+
+from __future__ import annotations
+
+import random
+
+FRAGMENTS = (
+    "○", "□", "囗", "口", "〇", "◯", "■", "◍", "半", "半", "○□○", "□○□□", "○○□半○□",
+    "魯鼓", "薛鼓", "鲁鼓", "薛鼔", "薜鼓", "鼓", "記鼓", "右鼔",
+    "（", "）", "(", ")", "【", "】", "()", "[]", "（半）", "(吳澄本作○)",
+    "o", "O", "0", "°", "●", "◎", "☐", "a", "1.", "一、", "①", "- ", "> ", "**", "#", "|", "`",
+    "，", "。", "：", "；", "、", " ", "\u3000", "\t", "\n", "\r\n", "\r", "\n\n",
+    "取半以下", "圜音圓", "投壺", "禮記", "prose ", "¶", "<pb:12>", "<b>",
+    "\x00", "\x1b[2J", "\u202e", "\ufeff", "\u2028", "\ud7ff", "\U0001f600",
+    # whole patterns, labelled before or after, and a heading
+    "魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", "○□○○□□○□○○□半○□○□○○○□□○□○ 魯鼓 ",
+    "薛鼓 ○□○○○○□○□○□○○○○□○□○○□○半○□○□○○○○□○\n", "鼓 ○□○半○□ 魯鼓 ○□□半□○ 薛鼓\n",
+)
+
+
+def text(rng: random.Random, parts: int | None = None) -> str:
+    """A random text of about *parts* fragments (random when None)."""
+    n = parts if parts is not None else rng.randint(0, 60)
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.08:
+            out.append(chr(rng.choice((rng.randint(0x20, 0x7E), rng.randint(0xA0, 0xD7FF),
+                                       rng.randint(0xE000, 0x10FFFF)))))
+        else:
+            out.append(rng.choice(FRAGMENTS))
+    return "".join(out)
+
+
+def encoded(rng: random.Random, value: str) -> bytes:
+    """*value* as a file's bytes: UTF-8 (with or without BOM), UTF-16, UTF-32,
+    GB18030, Big5 (what they cannot hold replaced), or damaged bytes."""
+    choice = rng.random()
+    if choice < 0.5:
+        return value.encode("utf-8", "surrogatepass")
+    if choice < 0.6:
+        return value.encode("utf-8-sig", "replace")
+    if choice < 0.7:
+        return value.encode("utf-16", "replace")
+    if choice < 0.75:
+        return value.encode("utf-32", "replace")
+    if choice < 0.85:
+        return value.encode(rng.choice(("gb18030", "big5")), "replace")
+    data = bytearray(value.encode("utf-8", "replace"))
+    for _ in range(rng.randint(1, 5)):
+        if data:
+            data[rng.randrange(len(data))] = rng.randrange(256)
+    return bytes(data)

@@ -1,0 +1,157 @@
+"""No traceback anywhere: signals, Ctrl-C at any moment, and exit statuses a script can use.
+
+The signals are real: a few lines run before the command line (the
+console script's way in: ``from guji.cli import main``) send one to the
+process at an exact point — while a module is being imported, or once the
+first blocks of a render are written — so each test is deterministic, with
+no sleeping and no timing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from guji.cli.main import main
+
+import runner
+
+#: Sends *SIGNUM* to this process when *MODULE* is first imported.
+AT_IMPORT = """
+import os, signal, sys
+class _Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), {signum})
+        return None
+sys.meta_path.insert(0, _Interrupt())
+"""
+
+#: Sends *SIGNUM* to this process once *FRAMES* frames of a render are written.
+MID_WRITE = """
+import os, sys
+import guji.cli.progress as progress
+_call = progress.ProgressBar.__call__
+def _hook(self, done, total):
+    if done >= {frames}:
+        os.kill(os.getpid(), {signum})
+    return _call(self, done, total)
+progress.ProgressBar.__call__ = _hook
+"""
+
+
+@pytest.mark.parametrize("module", [
+    "guji.cli.main", "argparse", "guji.cli.commands.render", "guji.timing.layout", "soundfile",
+])
+def test_ctrl_c_while_importing_exits_130_without_a_traceback(tmp_path, module):
+    # Ctrl-C in the first 0.1 s once gave a KeyboardInterrupt traceback, exit 1
+    prelude = AT_IMPORT.format(module=module, signum=int(signal.SIGINT))
+    r = runner.wrapped(prelude, ["render", "lu", "--rate", "8000", "-o", "lu.flac"], tmp_path)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr == "guji: interrupted\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("signum, status, line, name", [
+    (signal.SIGINT, 130, "guji: interrupted", "long.wav"),
+    (signal.SIGTERM, 143, "guji: terminated (SIGTERM)", "long.wav"),
+    (signal.SIGHUP, 129, "guji: hung up (SIGHUP)", "long.wav"),
+    (signal.SIGTERM, 143, "guji: terminated (SIGTERM)", "long.flac"),
+    (signal.SIGHUP, 129, "guji: hung up (SIGHUP)", "long.ogg"),
+])
+def test_a_signal_mid_write_removes_the_temporary_file(tmp_path, signum, status, line, name):
+    # SIGTERM and SIGHUP once left the temporary file (1.5 GB after 2 s) and said nothing
+    out = tmp_path / name
+    out.write_bytes(b"the old file")
+    prelude = MID_WRITE.format(frames=200_000, signum=int(signum))
+    r = runner.wrapped(prelude, ["render", "lu", "--repeat", "50", "--rate", "8000",
+                                 "-o", str(out)], tmp_path)
+    assert (r.returncode, r.err_lines) == (status, [line])
+    assert out.read_bytes() == b"the old file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_a_signal_while_streaming_to_a_pipe_is_one_line(tmp_path):
+    prelude = MID_WRITE.format(frames=200_000, signum=int(signal.SIGTERM))
+    r = runner.wrapped(prelude, ["render", "lu", "--repeat", "50", "--rate", "8000", "-o", "-"],
+                       tmp_path)
+    assert (r.returncode, r.err_lines) == (143, ["guji: terminated (SIGTERM)"])
+    assert r.stdout[:4] == b"RIFF"          # what was streamed before the signal
+
+
+def test_the_previous_handlers_come_back_after_a_command(capsys):
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)
+    assert main(["glyphs"]) == 0
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)) == before
+
+
+# -- tracebacks once, one line now -----------------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["rot13", "base64", "hex", "zlib", "bz2", "uu", "quopri",
+                                      "undefined", "no-such-codec"])
+def test_an_encoding_that_is_not_a_text_encoding_is_one_line(tmp_path, capsys, encoding):
+    text = tmp_path / "f.txt"
+    text.write_text("魯鼓 ○□半○□\n", encoding="utf-8")
+    assert main(["scan", str(text), "--encoding", encoding]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "encoding" in err
+
+
+def test_a_utf32_file_is_read_as_utf32(tmp_path, capsys):
+    # a UTF-32 file (BOM) was once read as UTF-16: "unknown symbol '' (U+0000)", a raw NUL
+    text = tmp_path / "u32.txt"
+    text.write_bytes("魯鼓 ○□○半○□○\n".encode("utf-32"))
+    assert main(["scan", str(text)]) == 0
+    out = capsys.readouterr().out
+    assert "(utf-32)" in out and "○□○半○□○" in out
+
+
+def test_guji_alone_prints_the_usage_and_exits_2(capsys):
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: guji") and "give a command" in err
+
+
+@pytest.mark.parametrize("ids, status", [
+    (["lu:1", "lu:1@wuli-tongkao"], 1), (["lu:2", "lu:2@wuli-tongkao"], 0),
+])
+@pytest.mark.parametrize("json", [[], ["--json"]])
+def test_diff_exits_1_when_the_readings_differ(capsys, ids, status, json):
+    # `guji diff` once exited 0 either way: a script could not tell
+    assert main(["diff", *ids, *json]) == status
+
+
+def test_a_failed_page_leaves_no_folder_it_made(tmp_path):
+    # a failed page once left the empty folder it made
+    args = ["page", "lu:1", "lu:2", "--bpm", "1", "--repeat", "100", "--rate", "8000",
+            "-o", "site"]
+    r = runner.guji(args, tmp_path)
+    assert r.returncode == 2 and "24 h" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+    # a folder that was there before stays, with what it held
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "notes.txt").write_text("mine")
+    assert runner.guji(args, tmp_path).returncode == 2
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["notes.txt"]
+
+
+def test_a_page_interrupted_mid_write_leaves_no_folder(tmp_path):
+    prelude = """
+        import os, signal
+        import guji.sound.files as files
+        _write = files.write_audio
+        def _hook(*args, **kwargs):
+            path = _write(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGTERM)      # after the first audio file
+            return path
+        files.write_audio = _hook
+        """
+    r = runner.wrapped(prelude, ["page", "lu:1", "lu:2", "--rate", "8000", "-o", "site"],
+                       tmp_path)
+    assert (r.returncode, r.err_lines[-1]) == (143, "guji: terminated (SIGTERM)")
+    assert list(tmp_path.iterdir()) == []
+    assert "Traceback" not in r.stderr and os.path.exists(tmp_path)

@@ -153,7 +153,7 @@ def test_show_scan_and_diff_take_a_witness(tmp_path, capsys):
     assert main(["scan", path]) == 0
     out = capsys.readouterr().out
     assert "~一本" in out and "○□○○□□○○○○□半" in out
-    assert main(["diff", f"lu:1@{path}", f"lu:1@{path}~一本"]) == 0
+    assert main(["diff", f"lu:1@{path}", f"lu:1@{path}~一本"]) == 1      # they differ
     assert "stroke 8" in capsys.readouterr().out
 
 

@@ -11,10 +11,12 @@ machine.
 from __future__ import annotations
 
 import math
+import re
 import tracemalloc
 from pathlib import Path
 
 import mido
+
 import pytest
 
 import guji.limits
@@ -74,14 +76,19 @@ def test_midi_delta_times_stay_within_the_standard_midi_file_limit(tmp_path):
     refused(runner.guji(["midi", "lu", "--interval", "1e6", "-o", "a.mid"], tmp_path),
             "24 h", "--force")
     r = runner.guji(["midi", "lu", "--interval", "1e6", "--force", "-o", "a.mid"], tmp_path)
-    refused(r, "0x0FFFFFFF", "268,435,455", "--ticks-per-beat 375")
+    refused(r, "0x0FFFFFFF", "268,435,455", "--ticks-per-beat ")
     assert not (tmp_path / "a.mid").exists()
+    fits = int(re.search(r"--ticks-per-beat (\d+) or fewer", r.stderr).group(1))
     # at the resolution the message names, the file is written, every delta within the limit
-    r = runner.guji(["midi", "lu", "--interval", "1e6", "--force", "--ticks-per-beat", "375",
+    r = runner.guji(["midi", "lu", "--interval", "1e6", "--force", "--ticks-per-beat", str(fits),
                      "-o", "a.mid"], tmp_path)
     assert r.returncode == 0, r.stderr
     deltas = [msg.time for track in mido.MidiFile(tmp_path / "a.mid").tracks for msg in track]
     assert 0 < max(deltas) <= MAX_DELTA
+    # and it is the finest that fits
+    r = runner.guji(["midi", "lu", "--interval", "1e6", "--force", "--ticks-per-beat",
+                     str(fits + 1), "-o", "b.mid"], tmp_path)
+    refused(r, "0x0FFFFFFF")
 
 
 @pytest.mark.parametrize("command", ["midi", "render", "compare", "page"])
@@ -101,7 +108,8 @@ def test_force_lifts_the_limits_that_can_be_lifted(tmp_path):
     r = runner.guji([*args, "--force"], tmp_path)
     assert r.returncode == 0, r.stderr
     end = mido.MidiFile(tmp_path / "long.mid").length
-    assert end == pytest.approx(200 * 12 * 60 + 2, abs=0.01)
+    # 2,400 steps of 60 s, then the ring bar: one step of rest, the least that lasts 2 s
+    assert end == pytest.approx(200 * 12 * 60 + 60, abs=0.01)
 
 
 def test_the_limits_in_python():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from .. import limits
 from ..errors import UsageError
 from .performance import Performance
 
@@ -97,8 +98,11 @@ class Loop:
             raise ValueError(f"passes from {first}, {count} of them: first ≥ 0, count ≥ 1")
         parts = []
         cues = []
-        for k in range(first, first + count):
-            one = self.performance if k == 0 else self.body.later(self.pass_step(k))
-            parts += one.parts
-            cues += one.cues
-        return Performance(tuple(parts), tuple(cues), self.performance.title)
+        # a loop plays until stopped: the limit on a piece's length is not for it
+        # (the hard limits still hold: sample positions stay exact)
+        with limits.lifted():
+            for k in range(first, first + count):
+                one = self.performance if k == 0 else self.body.later(self.pass_step(k))
+                parts += one.parts
+                cues += one.cues
+            return Performance(tuple(parts), tuple(cues), self.performance.title)

@@ -14,8 +14,7 @@ import base64
 import os
 from pathlib import Path
 
-from ..errors import UsageError
-from ..files import check_target
+from ..files import check_target, make_folder
 
 
 def data_uri(path: str | os.PathLike, mime: str) -> str:
@@ -31,10 +30,7 @@ def single_file_target(target: str | os.PathLike) -> Path:
     text = os.fspath(target)
     folder = Path(text)
     if not (text.endswith(("/", os.sep)) or folder.is_dir()):
-        return check_target(text)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{text}: exists and is not a directory")
-    if not folder.exists():
-        check_target(folder)
-        folder.mkdir()
+        check_target(text)
+        return Path(text)
+    folder, _ = make_folder(folder)
     return folder / "index.html"

@@ -75,3 +75,78 @@ def test_renders_carry_no_dc_offset(tmp_path):
     kit = load_kit(tmp_path, rate)
     x = render_array(Score(guji.load("lu"), guji.Rite.TOUHU, 0.1), kit=kit, rate=rate)
     assert np.all(np.abs(x.mean(axis=0)) < 1e-6)
+
+
+# -- no sound device: say so in words, say what to do next -------------------------------
+
+#: ALSA with no card at all: PortAudio finds no output (as on a server).
+NO_DEVICE_ALSA = "pcm.!default { type hw card 31 }\n"
+
+
+def no_device(tmp_path) -> dict:
+    conf = tmp_path / "no-device.conf"
+    conf.write_text(NO_DEVICE_ALSA)
+    return {"ALSA_CONFIG_PATH": str(conf), "PULSE_SERVER": "unix:/nonexistent"}
+
+
+def guji_env(*args, cwd, env):
+    full = dict(os.environ, PYTHONIOENCODING="utf-8", **env)
+    return subprocess.run([GUJI, *args], capture_output=True, text=True, encoding="utf-8",
+                          env=full, cwd=cwd, timeout=300)
+
+
+def suggested_commands(text: str) -> list[list[str]]:
+    """The ``guji …`` command lines a message suggests, split as a shell would."""
+    import shlex
+    return [shlex.split(line[line.index("guji "):])[1:] for line in text.splitlines()
+            if "guji " in line]
+
+
+def test_demo_without_a_device_says_why_in_words_and_what_to_do_next(tmp_path):
+    r = guji_env("demo", cwd=tmp_path, env=no_device(tmp_path))
+    assert r.returncode == 0, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith("guji: No sound output here: no sound card or audio device was found")
+    assert "so here are the recordings instead" in first
+    # what PortAudio said is kept for whoever helps, but after the words
+    assert first.index("no sound card") < first.index("Error querying device")
+    assert "open guji-out/all.wav" in r.stderr and "all four one after another" in r.stderr
+    # every command it suggests works, as typed (the file ones write their file)
+    suggested = [argv for argv in suggested_commands(r.stderr) if "-o" in argv]
+    assert [argv[0] for argv in suggested] == ["compare", "sheet"]
+    for argv in suggested:
+        done = guji_env(*argv, cwd=tmp_path, env={})
+        assert done.returncode == 0, (argv, done.stderr)
+        assert (tmp_path / argv[argv.index("-o") + 1]).stat().st_size > 0
+
+
+def test_compare_without_a_device_fails_before_printing_and_advises_its_own_output(tmp_path):
+    r = guji_env("compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she",
+                 cwd=tmp_path, env=no_device(tmp_path))
+    assert r.returncode == 2
+    assert r.stdout == ""                      # no timeline printed as if it played
+    assert r.stderr.count("\n") == 1 and "no sound output here" in r.stderr
+    (advice,) = suggested_commands(r.stderr)
+    assert advice == ["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she",
+                      "-o", "compare-diff.wav"]
+    done = guji_env(*advice, cwd=tmp_path, env={})
+    assert done.returncode == 0 and (tmp_path / "compare-diff.wav").stat().st_size > 0
+
+
+def test_play_without_a_device_advises_render_with_the_same_timing(tmp_path):
+    r = guji_env("play", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "--loop", "--latency",
+                 "0.3", "--quiet", cwd=tmp_path, env=no_device(tmp_path))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    (advice,) = suggested_commands(r.stderr)
+    assert advice == ["render", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "-o", "lu-1.wav"]
+    done = guji_env(*advice, cwd=tmp_path, env={})
+    assert done.returncode == 0 and (tmp_path / "lu-1.wav").stat().st_size > 0
+
+
+def test_the_page_is_not_called_self_contained_where_its_audio_are_files(tmp_path):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    help_text = " ".join(guji("page", "--help", cwd=tmp_path).stdout.split())
+    top = " ".join(guji("--help", cwd=tmp_path).stdout.split())
+    for text in (readme, help_text, top):
+        assert "self-contained" not in text
+    assert "audio files" in help_text and "--single-file" in help_text

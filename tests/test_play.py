@@ -117,7 +117,7 @@ def test_play_on_a_device_named_on_the_command_line(null_audio):
     assert r.returncode == 0, r.stderr
     r = guji(["play", "lu", "--device", "no-such-card"], null_audio)
     assert r.returncode == 2
-    assert r.stderr.count("\n") == 1 and "no output device 'no-such-card'" in r.stderr
+    assert r.stderr.count("\n") == 1 and "no sound output 'no-such-card' here" in r.stderr
     assert "guji devices" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -173,9 +173,9 @@ def test_without_an_output_device_one_line_suggests_render(no_audio):
     r = guji(["play", "lu"], no_audio)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
-    assert "no audio output device" in r.stderr and "guji render" in r.stderr
+    assert "no sound output here" in r.stderr and "guji render lu -o lu.wav" in r.stderr
     r = guji(["devices"], no_audio)
-    assert r.returncode == 0 and "no audio output device" in r.stdout
+    assert r.returncode == 0 and "no sound output here" in r.stdout
 
 
 class _NoPortAudio(importlib.abc.MetaPathFinder, importlib.abc.Loader):

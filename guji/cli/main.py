@@ -101,6 +101,8 @@ def _run(argv: list[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, or a bad option (one line, status 2)
         return e.code if isinstance(e.code, int) else 2
+    # the command as typed, for advice that repeats it (guji compare … -o FILE)
+    args.command_line = list(sys.argv[1:] if argv is None else argv)
     if not getattr(args, "func", None):
         parser.print_usage(sys.stderr)
         print("guji: give a command (see 'guji --help')", file=sys.stderr)

@@ -13,16 +13,43 @@ from dataclasses import dataclass
 
 from ..errors import GujiError
 
-#: What to do without PortAudio or a device (the tail of every device error).
+#: What to do without PortAudio or a device (the tail of every device error,
+#: unless the command gives advice of its own: :meth:`AudioDeviceError.advising`).
 RENDER_HINT = "to write a file instead: guji render ID -o out.wav"
-PORTAUDIO_HINT = ("install it with 'sudo apt-get install libportaudio2' (Debian/Ubuntu) or "
-                  "'brew install portaudio' (macOS), or write a file instead: "
-                  "guji render ID -o out.wav")
+#: How to install PortAudio.
+PORTAUDIO_INSTALL = ("install it with 'sudo apt-get install libportaudio2' (Debian/Ubuntu) or "
+                     "'brew install portaudio' (macOS)")
+PORTAUDIO_HINT = f"{PORTAUDIO_INSTALL}, or write a file instead: guji render ID -o out.wav"
+
+
+#: No device, in a musician's words.
+NO_DEVICE = "no sound output here: no sound card or audio device was found"
 
 
 class AudioDeviceError(GujiError):
     """No way to play sound here: no PortAudio, no output device, a device that
-    cannot take the rate or channels asked for. Exit status 2."""
+    cannot take the rate or channels asked for. Exit status 2.
+
+    The message reads ``REASON (DETAIL); ADVICE``: *reason* in a musician's
+    words (``no sound output here: no sound card or audio device was
+    found``), *detail* what PortAudio said (``Error querying device -1``), for
+    whoever helps, and *advice* what to do instead. A command replaces the
+    advice with its own (:meth:`advising`): the command the user typed, with
+    ``-o``.
+    """
+
+    def __init__(self, reason: str, *, detail: str | None = None, advice: str | None = RENDER_HINT,
+                 install: str | None = None):
+        self.reason, self.detail, self.install = reason, detail, install
+        self.advice = advice
+        text = reason + (f" ({detail})" if detail else "")
+        tail = "; ".join(x for x in (install, advice) if x)
+        super().__init__(f"{text}; {tail}" if tail else text)
+
+    def advising(self, advice: str) -> "AudioDeviceError":
+        """The same error with *advice* (what to do instead) in place of the general one."""
+        return AudioDeviceError(self.reason, detail=self.detail, advice=advice,
+                                install=self.install)
 
 
 def sounddevice_module():
@@ -30,11 +57,13 @@ def sounddevice_module():
     try:
         import sounddevice
     except OSError as e:   # sounddevice raises OSError('PortAudio library not found')
-        reason = str(e).splitlines()[0] if str(e) else "PortAudio library not found"
-        raise AudioDeviceError(f"cannot play sound: {reason}; {PORTAUDIO_HINT}") from None
+        detail = str(e).splitlines()[0] if str(e) else "PortAudio library not found"
+        raise AudioDeviceError("cannot play sound: PortAudio, the library guji plays sound "
+                               "with, is not installed", detail=detail,
+                               install=PORTAUDIO_INSTALL) from None
     except ImportError:
-        raise AudioDeviceError("cannot play sound: the sounddevice package is missing "
-                               f"(pip install sounddevice); {RENDER_HINT}") from None
+        raise AudioDeviceError("cannot play sound: the sounddevice package is missing",
+                               install="pip install sounddevice") from None
     return sounddevice
 
 
@@ -66,7 +95,7 @@ def list_devices() -> list[OutputDevice]:
         hostapis = sd.query_hostapis()
         default = _default_output(sd)
     except sd.PortAudioError as e:
-        raise AudioDeviceError(f"cannot list audio devices ({e}); {RENDER_HINT}") from None
+        raise AudioDeviceError("cannot list the sound outputs", detail=str(e)) from None
     out = []
     for d in devices:
         if d["max_output_channels"] <= 0:
@@ -94,18 +123,31 @@ def output_device(sd, device: int | str | None) -> int:
             try:   # PortAudio may still resolve a default itself
                 return int(sd.query_devices(kind="output")["index"])
             except (sd.PortAudioError, ValueError) as e:
-                raise AudioDeviceError(f"no audio output device ({e}); {RENDER_HINT}") from None
+                raise AudioDeviceError(NO_DEVICE, detail=str(e)) from None
         return index
     if isinstance(device, str) and device.strip().lstrip("-").isdigit():
         device = int(device)
     try:
         info = sd.query_devices(device, kind="output")
     except ValueError as e:
-        raise AudioDeviceError(f"no output device {device!r}: {e} (see 'guji devices')") from None
+        raise AudioDeviceError(f"no sound output {device!r} here", detail=str(e),
+                               install="'guji devices' lists them") from None
     except sd.PortAudioError as e:
-        raise AudioDeviceError(f"no output device {device!r} ({e}); see 'guji devices'; "
-                               f"{RENDER_HINT}") from None
+        raise AudioDeviceError(f"no sound output {device!r} here", detail=str(e),
+                               install="'guji devices' lists them") from None
     return int(info["index"])
+
+
+def check_playable(device: int | str | None = None, rate: int = 48000,
+                   channels: int = 2) -> int:
+    """The index of the output device that will play *channels* at *rate*
+    (*device* as :func:`output_device` takes it); :class:`AudioDeviceError`
+    if sound cannot be played here — asked before anything is shown, so a
+    command fails at once, not after printing what it would play."""
+    sd = sounddevice_module()
+    index = output_device(sd, device)
+    check_output(sd, index, rate, channels)
+    return index
 
 
 def check_output(sd, index: int, rate: int, channels: int) -> None:
@@ -114,6 +156,6 @@ def check_output(sd, index: int, rate: int, channels: int) -> None:
         sd.check_output_settings(device=index, channels=channels, dtype="float32",
                                  samplerate=rate)
     except sd.PortAudioError as e:
-        raise AudioDeviceError(f"the output device cannot play {channels} channel(s) at "
-                               f"{rate} Hz ({e}); try --rate 44100 or --channels 1; "
-                               f"{RENDER_HINT}") from None
+        raise AudioDeviceError(f"the sound output cannot play {channels} channel(s) at "
+                               f"{rate} Hz", detail=str(e),
+                               install="try --rate 44100 or --channels 1") from None

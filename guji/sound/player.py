@@ -67,7 +67,7 @@ import numpy as np
 from ..library_messages import AlsaMessages
 from ..realtime import ANNOUNCER_PRIORITY, AUDIO_PRIORITY, make_realtime
 from .clock import OutputClock, clock_offset
-from .devices import (RENDER_HINT, AudioDeviceError, check_output, output_device,
+from .devices import (AudioDeviceError, check_output, output_device,
                       sounddevice_module)
 from .report import PlayReport
 from .ring import END, BlockRing, Scheduled
@@ -288,8 +288,7 @@ class Player:
             self.quit()
             self.close()
             if isinstance(e, sd.PortAudioError):
-                raise AudioDeviceError(f"cannot open the audio output ({e}); "
-                                       f"{RENDER_HINT}") from None
+                raise AudioDeviceError("cannot open the sound output", detail=str(e)) from None
             raise
 
     @property

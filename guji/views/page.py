@@ -2,7 +2,7 @@
 
 ``guji page A B … -o DIR/`` writes ``DIR/index.html`` and, beside it, one
 audio file for each variant and one for each compare mode
-(:mod:`guji.timing.compare`). The page is self-contained: the pictures are inline
+(:mod:`guji.timing.compare`). The page needs nothing else: the pictures are inline
 SVG (:mod:`guji.views.draw`), the style and the one small script are inline
 (the script lights the stroke sounding now as a player plays:
 :mod:`guji.views.follow`; without scripts the page works the same, unlit),

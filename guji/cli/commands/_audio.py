@@ -142,6 +142,16 @@ def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> 
     return whole.muting(muted, ghost=ghost)
 
 
+def file_advice(args: argparse.Namespace, output: str, command: str | None = None) -> str:
+    """What to do without a sound device, naming the command the user typed
+    with ``-o OUTPUT`` (or, for *command*, that command on the same ids):
+    ``to write it to a file instead: guji compare lu:1 lu:2 -o compare.wav``."""
+    import shlex
+    typed = list(getattr(args, "command_line", None) or [])
+    words = [command, *args.ids] if command or not typed else typed
+    return "to write it to a file instead: " + shlex.join(["guji", *words, "-o", output])
+
+
 def audio_summary(path, performance: Performance, *, stated: tuple | None = None) -> str:
     """What a written audio file holds, in a listener's words: ``8.0 s (the music
     7.2 s, then the ring of its last stroke); 12 strokes; 48000 Hz stereo,
@@ -174,6 +184,6 @@ def _layout(channels: int) -> str:
     return {1: "mono", 2: "stereo"}.get(channels, f"{channels} channels")
 
 
-__all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "kit_from_args",
-           "rate_from_args", "add_sequence_options", "add_mute_options", "mute_from_args",
+__all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "file_advice",
+           "kit_from_args", "rate_from_args", "add_sequence_options", "add_mute_options", "mute_from_args",
            "performance_from_args"]

@@ -28,7 +28,7 @@ from ...files import destination
 from ...midi import write_midi
 from ...timing.compare import MODES, compare
 from ...errors import UsageError
-from ._audio import add_audio_options, audio_options_from_args, audio_summary
+from ._audio import add_audio_options, audio_options_from_args, audio_summary, file_advice
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json, timing_from_args)
 from .midi import add_midi_options, midi_options_from_args
@@ -73,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
     patterns = load_patterns(args.ids, args)
     timing = timing_from_args(args)
     comparison = compare(patterns, args.mode, timing)
+    audio = audio_options_from_args(args)
+    if args.mode == "stereo" and audio.get("channels") == 1:
+        raise UsageError("--mode stereo needs two channels: drop --channels 1")
+    plays = where is None and not args.json
+    if plays:                # no device: say so before printing what would play
+        _check_device(args, audio)
     # the schedule goes to stdout, unless stdout carries the JSON or the audio
     say = sys.stderr if args.json or (where is not None and where.path is None) else sys.stdout
     if args.json:
@@ -81,18 +87,28 @@ def run(args: argparse.Namespace) -> int:
         print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)
         say.write(comparison.schedule_text())
         say.flush()
-
-    audio = audio_options_from_args(args)
-    if args.mode == "stereo" and audio.get("channels") == 1:
-        raise UsageError("--mode stereo needs two channels: drop --channels 1")
     if where is not None:
         return _write(args, where, comparison, audio)
-    if args.json:
+    if not plays:
         return 0
+    from ...sound.devices import AudioDeviceError
     from ...sound.play import play
     from ..display import stroke_display
-    play(comparison.performance, **audio, display=stroke_display(sys.stderr))
+    try:
+        play(comparison.performance, **audio, display=stroke_display(sys.stderr))
+    except AudioDeviceError as e:
+        raise e.advising(file_advice(args, f"compare-{args.mode}.wav")) from None
     return 0
+
+
+def _check_device(args: argparse.Namespace, audio: dict) -> None:
+    """:class:`~guji.sound.devices.AudioDeviceError` now, advising compare's
+    own ``-o``, if nothing can play here."""
+    from ...sound.devices import AudioDeviceError, check_playable
+    try:
+        check_playable(None, audio["rate"], audio["channels"])
+    except AudioDeviceError as e:
+        raise e.advising(file_advice(args, f"compare-{args.mode}.wav")) from None
 
 
 def _output(args: argparse.Namespace):

@@ -51,9 +51,17 @@ def run(args: argparse.Namespace) -> int:
             play(parts, **options, device=args.device, display=stroke_display(sys.stderr))
             return 0
         except AudioDeviceError as e:
-            reason = str(e).split(";")[0]
-            print(f"guji: {reason}: writing the audio and MIDI instead", file=sys.stderr)
+            print(f"guji: {_nothing_plays(e)}, so here are the recordings instead.",
+                  file=sys.stderr)
     return write_files(patterns, parts, options, args)
+
+
+def _nothing_plays(error) -> str:
+    """Why nothing plays, in a musician's words, with what the sound library
+    said after it (for whoever helps) and how to install what is missing."""
+    said = f" (the sound library said: {error.detail})" if error.detail else ""
+    install = f"; to play here, {error.install}" if error.install else ""
+    return f"{error.reason[:1].upper()}{error.reason[1:]}{said}{install}"
 
 
 def write_files(patterns, parts, options, args) -> int:
@@ -68,10 +76,27 @@ def write_files(patterns, parts, options, args) -> int:
         stem = file_stem(pattern)
         written.append(write_audio(out / f"{stem}.wav", single, **options))
         written.append(write_midi(out / f"{stem}.mid", single))
-    written.append(write_audio(out / "all.wav", parts, **options))
-    written.append(write_midi(out / "all.mid", parts))
+    everything = write_audio(out / "all.wav", parts, **options)
+    written += [everything, write_midi(out / "all.mid", parts)]
     for path in written:
         print(path)
-    print(f"guji: wrote {len(written)} files to {out}/ (audio: WAV, 48 kHz unless --rate; "
-          "MIDI: General MIDI drums)", file=sys.stderr)
+    print(_next_steps(out, everything, patterns), file=sys.stderr)
     return 0
+
+
+def _next_steps(out, everything, patterns) -> str:
+    """What the files are and what to do next, for someone who has just met guji."""
+    first = f"{patterns[0].tradition.slug}:{patterns[0].diagram}"
+    many = {2: "both", 3: "all three", 4: "all four"}.get(len(patterns), f"all {len(patterns)}")
+    return (f"guji: wrote {len(patterns) * 2 + 2} files to {out}/: each pattern as a recording "
+            f"(.wav, any audio player opens it) and as MIDI (.mid, for a drum machine, a "
+            f"sequencer or a notation program); {everything.name} is {many} one after "
+            "another.\n"
+            "Next:\n"
+            f"  listen to all of them:       open {everything}\n"
+            f"  two editions against each other, the differences marked by a bell:\n"
+            f"      guji compare {first} {first}@wuli-tongkao --mode diff --rite she "
+            "-o compare.wav\n"
+            "  sheet music for performers:  guji sheet lu xue -o lu-xue.pdf\n"
+            "  the strokes and where they are printed:  guji show lu\n"
+            "  everything else:             guji --help")

@@ -17,13 +17,13 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...sound.play import RENDER_HINT, list_devices
+    from ...sound.devices import NO_DEVICE, RENDER_HINT, list_devices
     devices = list_devices()
     if args.json:
         print_json([d.to_json() for d in devices])
         return 0
     if not devices:
-        print(f"no audio output device; {RENDER_HINT}")
+        print(f"{NO_DEVICE}; {RENDER_HINT}")
         return 0
     for d in devices:
         mark = "*" if d.default else " "

@@ -1,4 +1,4 @@
-"""``guji page A B … -o DIR/``: a self-contained page to share (see :mod:`guji.views.page`).
+"""``guji page A B … -o DIR/``: a page to share, in a folder with its audio (see :mod:`guji.views.page`).
 
 The page plays the whole pattern (射禮, ``--rite she``) by default, unlike
 the other commands: the editions' variant readings mostly lie before 半,
@@ -28,7 +28,8 @@ def _modes(text: str) -> tuple[str, ...]:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "page", help="write a self-contained HTML page with pictures, alignment and audio",
+        "page", help="write an HTML page with pictures, alignment and audio (a folder, or one "
+                "file with --single-file)",
         description="Write DIR/index.html, a page that opens from the file system with no "
                     "network: the patterns as the sources write them, the aligned timeline, the "
                     "alignment of each variant with A, and an audio player for each variant "

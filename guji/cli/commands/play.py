@@ -15,8 +15,9 @@ import sys
 import threading
 
 from ...errors import UsageError
+from ...sound.devices import AudioDeviceError
 from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
-                     audio_options_from_args, performance_from_args)
+                     audio_options_from_args, file_advice, performance_from_args)
 from ._common import add_input_options, add_timing_options, checked, load_patterns
 from .midi import midi_options_from_args, parse_voice_values
 
@@ -108,11 +109,42 @@ def run(args: argparse.Namespace) -> int:
                 # own, and two JACK clients opened at once by two threads deadlocked
                 _warm_up_sound()
             report = _play(args, what_to_play(args), outlet)
+        except AudioDeviceError as e:
+            raise e.advising(_render_advice(args)) from None
         finally:
             if outlet is not None:
                 outlet.close()
     print_report(report, caught.lines)
     return 0
+
+
+#: play's own options, which 'guji render' does not take: without and with a value.
+_LIVE_FLAGS = ("--loop", "--quiet", "--json", "--no-audio", "--melodic")
+_LIVE_VALUED = ("--device", "--latency", "--map", "--velocity")
+
+
+def _render_advice(args: argparse.Namespace) -> str:
+    """``to write it to a file instead: guji render …`` — the command typed,
+    with ``render`` for ``play`` and play's own options left out."""
+    from .render import default_output
+    out = default_output(args.ids, None)
+    typed = list(getattr(args, "command_line", None) or [])
+    if typed[:1] != ["play"]:
+        return file_advice(args, out, command="render")
+    kept, i = [], 1
+    while i < len(typed):
+        word = typed[i]
+        name, valued = word.split("=", 1)[0], "=" in word
+        i += 1
+        if name in _LIVE_VALUED and not valued:
+            i += 1                                   # its value
+        elif name == "--midi-out" and not valued:
+            if i < len(typed) and not typed[i].startswith("-"):
+                i += 1                               # its port, if one follows
+        elif name not in _LIVE_FLAGS + _LIVE_VALUED + ("--midi-out",):
+            kept.append(word)
+    args.command_line = ["render", *kept]
+    return file_advice(args, out)
 
 
 def _warm_up_sound() -> None:

@@ -306,7 +306,8 @@ def test_compare_without_a_device_says_why_in_one_line(tmp_path):
     assert r.returncode == 2
     err = r.stderr.decode("utf-8")
     assert err.startswith("guji:") and len(err.strip().splitlines()) == 1
-    assert "guji render" in err and "Traceback" not in err
+    assert "guji compare" in err and "-o compare-stereo.wav" in err and "Traceback" not in err
+    assert r.stdout == b""                 # nothing printed as if it played
 
 
 def test_compare_stereo_needs_two_channels(tmp_path, capsys):

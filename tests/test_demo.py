@@ -31,7 +31,7 @@ def test_without_a_device_it_writes_audio_and_midi_and_says_where(tmp_path):
     r = run_demo(tmp_path, "pcm.!default { type hw card 42 }\n")
     assert r.returncode == 0, r.stderr
     assert b"Traceback" not in r.stderr
-    assert b"writing the audio and MIDI instead" in r.stderr
+    assert b"so here are the recordings instead" in r.stderr
     listed = [Path(line) for line in r.stdout.decode().split()]
     out = tmp_path / "out"
     assert sorted(listed) == sorted(out.iterdir())

@@ -17,6 +17,7 @@ of their strokes, MIDI notes within 10 ms of their spacing.
 
 from __future__ import annotations
 
+import importlib.abc
 import json
 import os
 import pty
@@ -306,3 +307,25 @@ def test_no_midi_system_is_one_line_of_advice():
         assert r.returncode == 2
         assert r.stderr.count("\n") == 1 and r.stderr.startswith("guji: no MIDI system"), r.stderr
         assert "jackd" in r.stderr and "snd-seq" in r.stderr
+
+
+class _NoRtmidi(importlib.abc.MetaPathFinder):
+    """Makes ``import rtmidi`` fail as it does where python-rtmidi is not installed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "rtmidi" or name.startswith("rtmidi."):
+            raise ModuleNotFoundError("No module named 'rtmidi'", name=name)
+        return None
+
+
+def test_without_python_rtmidi_live_midi_is_one_line_of_advice(monkeypatch, capsys):
+    from guji.cli.main import main
+    for name in [m for m in sys.modules if m == "rtmidi" or m.startswith(("rtmidi.",
+                                                                          "mido.backends.rtmidi"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [_NoRtmidi()] + sys.meta_path)
+    for argv in (["play", "lu", "--midi-out", "--no-audio"], ["ports"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert "pip install python-rtmidi" in err and "guji midi" in err

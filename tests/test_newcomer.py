@@ -150,3 +150,49 @@ def test_the_page_is_not_called_self_contained_where_its_audio_are_files(tmp_pat
     for text in (readme, help_text, top):
         assert "self-contained" not in text
     assert "audio files" in help_text and "--single-file" in help_text
+
+
+def test_advice_names_guji_as_the_user_can_run_it(tmp_path):
+    """Before the virtualenv is activated guji is .venv/bin/guji: advice says that;
+    with it on the PATH, plain guji."""
+    bare = {"PATH": "/usr/bin:/bin"}
+    r = guji_env("compare", "lu:1", "lu:2", cwd=tmp_path, env={**no_device(tmp_path), **bare})
+    assert f"instead: {GUJI} compare lu:1 lu:2 -o compare-sequence.wav" in r.stderr
+    on_path = {"PATH": f"{Path(GUJI).parent}:/usr/bin:/bin"}
+    r = guji_env("compare", "lu:1", "lu:2", cwd=tmp_path, env={**no_device(tmp_path), **on_path})
+    assert "instead: guji compare lu:1 lu:2 -o compare-sequence.wav" in r.stderr
+
+
+def readme_examples() -> list[str]:
+    """The shell lines of the README's "A few things to try"."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("A few things to try"):]
+    block = block[block.index("```sh\n") + 6:]
+    return [line for line in block[:block.index("```")].splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def test_the_readme_examples_run_as_written(tmp_path):
+    """Each line of "A few things to try", in a shell, in a folder holding what a
+    clone holds: exit 0 (1 for diff: the readings differ), every file it names
+    written; guji play, with no sound device, one line saying what to do."""
+    import tools
+    tools.require("lilypond")                       # the PDF of guji sheet
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "patterns").symlink_to(root / "patterns")
+    env = {**no_device(tmp_path), "PATH": f"{Path(GUJI).parent}:{os.environ['PATH']}"}
+    lines = readme_examples()
+    assert len(lines) >= 15
+    for line in lines:
+        r = subprocess.run(["bash", "-c", line], capture_output=True, text=True, encoding="utf-8",
+                           env=dict(os.environ, PYTHONIOENCODING="utf-8", **env), cwd=tmp_path,
+                           timeout=300, stdin=subprocess.DEVNULL)
+        command = line.split("#")[0].split()
+        if command[:2] == ["guji", "play"]:
+            assert r.returncode == 2 and r.stderr.count("\n") == 1, (line, r.stderr)
+            continue
+        assert r.returncode == (1 if command[:2] == ["guji", "diff"] else 0), (line, r.stderr)
+        assert "Traceback" not in r.stderr
+        if "-o" in command:
+            written = tmp_path / command[command.index("-o") + 1]
+            assert written.exists() and (written.is_dir() or written.stat().st_size > 0), line

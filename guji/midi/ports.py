@@ -64,8 +64,15 @@ class Port:
 
 
 def _backend(system: str):
+    """mido's rtmidi back-end for *system*; :class:`MidiUnavailable` without python-rtmidi."""
     os.environ.setdefault("JACK_NO_START_SERVER", "1")
-    return mido.Backend("mido.backends.rtmidi/" + SYSTEMS[system])
+    backend = mido.Backend("mido.backends.rtmidi/" + SYSTEMS[system])
+    try:
+        backend.load()
+    except ImportError:
+        raise MidiUnavailable("live MIDI needs python-rtmidi, which is not installed (pip install "
+                              "python-rtmidi); or write a MIDI file with 'guji midi'") from None
+    return backend
 
 
 def _quietly(action: Callable[[], Any]):

@@ -20,7 +20,7 @@ from ...text.names import variant_names
 from ...text.notation import Pattern
 from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
 from ...timing.performance import DRUMS, Performance, Voice, check_muted, check_pan
-from ._common import checked, timing_from_args
+from ._common import checked, command_name, timing_from_args
 
 DEFAULT_RATE = 48000
 
@@ -149,7 +149,7 @@ def file_advice(args: argparse.Namespace, output: str, command: str | None = Non
     import shlex
     typed = list(getattr(args, "command_line", None) or [])
     words = [command, *args.ids] if command or not typed else typed
-    return "to write it to a file instead: " + shlex.join(["guji", *words, "-o", output])
+    return f"to write it to a file instead: {command_name()} " + shlex.join([*words, "-o", output])
 
 
 def audio_summary(path, performance: Performance, *, stated: tuple | None = None) -> str:

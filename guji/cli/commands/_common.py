@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 from typing import Callable
 
@@ -114,3 +116,19 @@ def interval_from_args(args: argparse.Namespace) -> float:
 def timing_from_args(args: argparse.Namespace) -> Timing:
     """The :class:`~guji.timing.performance.Timing` of the timing options."""
     return Timing(Rite(args.rite), interval_from_args(args), args.repeat, args.count_in)
+
+
+def command_name() -> str:
+    """How to run guji again, for advice that names a command: ``guji`` when
+    that is the program running, else the path it was started by
+    (``.venv/bin/guji`` before the virtualenv is activated)."""
+    started = sys.argv[0] if sys.argv else ""
+    if os.path.basename(started) != "guji":
+        return "guji"                   # python -m guji, or guji.cli.main() in a program
+    found = shutil.which("guji")
+    try:
+        if found and os.path.samefile(found, started):
+            return "guji"
+    except OSError:
+        pass
+    return started

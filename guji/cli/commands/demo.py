@@ -16,7 +16,7 @@ from ...text.names import file_stem
 from ...timing.layout import perform
 from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
                      performance_from_args)
-from ._common import add_timing_options, timing_from_args
+from ._common import add_timing_options, command_name, timing_from_args
 
 DEFAULT_DIR = "guji-out"
 
@@ -87,6 +87,7 @@ def write_files(patterns, parts, options, args) -> int:
 def _next_steps(out, everything, patterns) -> str:
     """What the files are and what to do next, for someone who has just met guji."""
     first = f"{patterns[0].tradition.slug}:{patterns[0].diagram}"
+    guji = command_name()
     many = {2: "both", 3: "all three", 4: "all four"}.get(len(patterns), f"all {len(patterns)}")
     return (f"guji: wrote {len(patterns) * 2 + 2} files to {out}/: each pattern as a recording "
             f"(.wav, any audio player opens it) and as MIDI (.mid, for a drum machine, a "
@@ -95,8 +96,8 @@ def _next_steps(out, everything, patterns) -> str:
             "Next:\n"
             f"  listen to all of them:       open {everything}\n"
             f"  two editions against each other, the differences marked by a bell:\n"
-            f"      guji compare {first} {first}@wuli-tongkao --mode diff --rite she "
+            f"      {guji} compare {first} {first}@wuli-tongkao --mode diff --rite she "
             "-o compare.wav\n"
-            "  sheet music for performers:  guji sheet lu xue -o lu-xue.pdf\n"
-            "  the strokes and where they are printed:  guji show lu\n"
-            "  everything else:             guji --help")
+            f"  sheet music for performers:  {guji} sheet lu xue -o lu-xue.pdf\n"
+            f"  the strokes and where they are printed:  {guji} show lu\n"
+            f"  everything else:             {guji} --help")

@@ -58,7 +58,7 @@ from ..timing.score import Event
 from .headroom import CEILING_DBFS, channel_gains, chunk_frames, distinct_windows, stretches
 from .kit import Kit, default_kit, one_shot
 from .oneshot import check_rate
-from .onsets import Track, TrackSet
+from .onsets import Track, TrackSet, hits_by_block
 
 #: Default block length of the renderer, in frames.
 BLOCK_FRAMES = 65536
@@ -293,21 +293,6 @@ class Mix:
             return None
         return whole
 
-    def _onsets_near(self, b0: int, b1: int) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(positions, kinds) of every hit sounding in [b0, b1): track by track, then cues."""
-        out = []
-        for tr in self._tracks.within(b0 - self._max_length + 1, b1):
-            i0 = tr.first_at_or_after(b0 - tr.max_length + 1)
-            i1 = tr.first_at_or_after(b1)
-            if i1 > i0:
-                out.append((tr.positions(i0, i1), tr.kinds(i0, i1)))
-        if len(self._cue_pos):
-            a = int(np.searchsorted(self._cue_pos, b0 - self._max_length + 1, side="left"))
-            b = int(np.searchsorted(self._cue_pos, b1, side="left"))
-            if b > a:
-                out.append((self._cue_pos[a:b], self._cue_kind[a:b]))
-        return out
-
     def _blocks(self, block_frames: int, start: int, stop: int,
                 gains: Sequence[float] | None, remember: bool = False) -> Iterator[np.ndarray]:
         """The blocks of [start, stop), scaled by *gains* (``None``: not scaled);
@@ -316,9 +301,8 @@ class Mix:
         gains = np.array(gains if scale else [1.0] * self.channels, dtype=np.float32)
         made: dict[bytes, np.ndarray] = {}
         room = BLOCK_MEMORY if remember else 0
-        for b0 in range(start, stop, block_frames):
-            b1 = min(b0 + block_frames, stop)
-            hits = self._onsets_near(b0, b1)
+        for b0, b1, hits in hits_by_block(self._tracks, self._cue_pos, self._cue_kind,
+                                          self._max_length, start, stop, block_frames):
             key = b"".join(len(p).to_bytes(8, "little") + (p - b0).tobytes() + k.tobytes()
                            for p, k in hits) + (b1 - b0).to_bytes(8, "little") if remember else b""
             buf = made.get(key) if remember else None

@@ -128,3 +128,39 @@ class TrackSet(Sequence):
         """Tracks that started before *frame* and have onsets left at or after it."""
         hit = np.flatnonzero((self._first < frame) & (self._last >= frame))
         return [self._live[k] for k in hit.tolist()]
+
+
+def hits_near(tracks: TrackSet, cue_pos: np.ndarray, cue_kind: np.ndarray, reach: int,
+              b0: int, b1: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """(positions, kinds, reach) of every hit sounding in [*b0*, *b1*): track by
+    track, then the cues (at *cue_pos*, sounding *cue_kind*); a source's
+    *reach* is how far back one of its hits rings (for cues: *reach*)."""
+    out = []
+    for tr in tracks.within(b0 - reach + 1, b1):
+        i0 = tr.first_at_or_after(b0 - tr.max_length + 1)
+        i1 = tr.first_at_or_after(b1)
+        if i1 > i0:
+            out.append((tr.positions(i0, i1), tr.kinds(i0, i1), tr.max_length))
+    if len(cue_pos):
+        a = int(np.searchsorted(cue_pos, b0 - reach + 1, side="left"))
+        b = int(np.searchsorted(cue_pos, b1, side="left"))
+        if b > a:
+            out.append((cue_pos[a:b], cue_kind[a:b], reach))
+    return out
+
+
+def hits_by_block(tracks: TrackSet, cue_pos: np.ndarray, cue_kind: np.ndarray, reach: int,
+                  start: int, stop: int, block_frames: int, per_chunk: int = 256):
+    """(b0, b1, [(positions, kinds)…]) of each block of [*start*, *stop*): the
+    hits of :func:`hits_near` block by block, found a chunk of blocks at a
+    time (one search per source for the whole chunk, not one per block)."""
+    for c0 in range(start, stop, block_frames * per_chunk):
+        c1 = min(c0 + block_frames * per_chunk, stop)
+        starts = np.arange(c0, c1, block_frames, dtype=np.int64)
+        ends = np.minimum(starts + block_frames, c1)
+        cuts = [(pos, kinds, np.searchsorted(pos, starts - back + 1).tolist(),
+                 np.searchsorted(pos, ends).tolist())
+                for pos, kinds, back in hits_near(tracks, cue_pos, cue_kind, reach, c0, c1)]
+        for j, (b0, b1) in enumerate(zip(starts.tolist(), ends.tolist())):
+            yield b0, b1, [(pos[lo[j]:hi[j]], kinds[lo[j]:hi[j]])
+                           for pos, kinds, lo, hi in cuts if hi[j] > lo[j]]

@@ -23,7 +23,6 @@ from dataclasses import dataclass, replace
 from ..errors import Location, NotationError, describe_char, escape_controls
 from .lexer import Kind, SourceText, Token, tokenize
 from .notation import LOOKALIKES, ROUND, Pattern, Stroke, Tradition
-from .witnesses import notes_of, variants_of
 
 
 @dataclass(frozen=True)
@@ -89,6 +88,7 @@ def build_pattern(src: SourceText, run_tokens: list[Token], tradition: Tradition
                       label_location=label.location if label else None)
     if not notes:
         return pattern
+    from .witnesses import notes_of, variants_of     # the apparatus: only where there are notes
     offsets = [s.location.offset for s in strokes]
     variants, unread = variants_of(pattern, notes_of(offsets, notes), src)
     return replace(pattern, variants=variants, unread=unread)

@@ -288,6 +288,8 @@ def test_an_rf64_file_reads_back_whole(tmp_path, monkeypatch):
     assert (tmp_path / "big.wav").read_bytes()[:4] == b"RF64"
     info = sf.info(tmp_path / "big.wav")
     assert info.format == "RF64"
+    ours = riff.read_info(tmp_path / "big.wav")      # what guji reports the file holds
+    assert (ours.format, ours.frames, ours.channels) == ("RF64", info.frames, info.channels)
     plain, _ = sf.read(tmp_path / "plain.wav", dtype="int16")
     big, _ = sf.read(tmp_path / "big.wav", dtype="int16")
     assert len(big) == info.frames == len(plain) and np.array_equal(big, plain)
@@ -313,3 +315,27 @@ def test_guji_wav_is_libsndfile_wav_byte_for_byte(tmp_path):
             f.write(encoded if scale is None else encoded.astype(np.int32) << (
                 8 if subtype == "PCM_24" else 16))
         assert ours.getvalue() == (tmp_path / "ref.wav").read_bytes(), (channels, subtype)
+
+
+def test_the_wav_header_reads_back_as_libsndfile_reads_it(tmp_path):
+    """guji reads a WAV's length from its header (the report after a render)
+    without libsndfile: the same frames, rate, channels and sample format as
+    soundfile.info, for guji's own WAVs and libsndfile's (a PEAK chunk, odd
+    sizes); anything else is left to soundfile (None)."""
+    rng = np.random.default_rng(3)
+    for channels, subtype, frames in ((2, "PCM_16", 1001), (1, "PCM_24", 999), (2, "FLOAT", 7)):
+        x = (rng.random((frames, channels)) - 0.5) * 0.5
+        sf.write(tmp_path / "theirs.wav", x, 44100, subtype=subtype)     # with a PEAK chunk
+        info = sf.info(tmp_path / "theirs.wav")
+        assert riff.read_info(tmp_path / "theirs.wav") == riff.WaveInfo(
+            info.frames, info.samplerate, info.channels, info.subtype, info.format)
+    write_audio(tmp_path / "ours.wav", perform(load("lu"), Timing()), rate=22050, channels=1,
+                subtype="PCM_24")
+    info = sf.info(tmp_path / "ours.wav")
+    assert riff.read_info(tmp_path / "ours.wav") == riff.WaveInfo(
+        info.frames, 22050, 1, "PCM_24", "WAV")
+    sf.write(tmp_path / "u8.wav", np.zeros(10), 8000, subtype="PCM_U8")
+    sf.write(tmp_path / "x.flac", np.zeros(10), 8000)
+    (tmp_path / "short.wav").write_bytes(b"RIFF\x00\x00")
+    for other in ("u8.wav", "x.flac", "short.wav"):
+        assert riff.read_info(tmp_path / other) is None

@@ -30,6 +30,7 @@ most DAWs; not by Python's :mod:`wave`): ``RF64`` in place of ``RIFF``, a
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -123,3 +124,47 @@ class WaveWriter:
         if self.pad:
             self.file.write(b"\0")
         self.file.flush()
+
+
+@dataclass(frozen=True)
+class WaveInfo:
+    """What a WAV or RF64 file's header says: as :func:`soundfile.info` names it."""
+
+    frames: int
+    samplerate: int
+    channels: int
+    subtype: str            # PCM_16, PCM_24 or FLOAT
+    format: str             # WAV or RF64
+
+
+def read_info(path) -> WaveInfo | None:
+    """The :class:`WaveInfo` of the WAV (or RF64) file at *path*, read from
+    its header without libsndfile; ``None`` for any other file, or a WAV of
+    another kind (compressed, extensible, 8- or 32-bit integer)."""
+    with open(path, "rb") as f:
+        head = f.read(12)
+        if len(head) < 12 or head[:4] not in (b"RIFF", b"RF64") or head[8:] != b"WAVE":
+            return None
+        fmt = data_size = None
+        while True:
+            chunk = f.read(8)
+            if len(chunk) < 8:
+                return None
+            kind, size = chunk[:4], struct.unpack("<I", chunk[4:])[0]
+            if kind == b"data":
+                break
+            body = f.read(size + size % 2)
+            if kind == b"fmt " and size >= 16:
+                fmt = struct.unpack("<HHIIHH", body[:16])
+            elif kind == b"ds64" and size >= 16:
+                data_size = struct.unpack("<Q", body[8:16])[0]
+    if fmt is None:
+        return None
+    tag, channels, rate, _, frame_bytes, bits = fmt
+    subtype = {(1, 16): "PCM_16", (1, 24): "PCM_24", (3, 32): "FLOAT"}.get((tag, bits))
+    if subtype is None or not channels or frame_bytes != channels * bits // 8:
+        return None
+    if head[:4] == b"RIFF" or data_size is None:
+        data_size = size
+    return WaveInfo(data_size // frame_bytes, rate, channels, subtype,
+                    "RF64" if head[:4] == b"RF64" else "WAV")

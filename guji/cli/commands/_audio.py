@@ -165,8 +165,7 @@ def audio_summary(path, performance: Performance, *, stated: tuple | None = None
         rate, channels, fmt, subtype = stated
         return (f"the music {music:.1f} s and the ring of its last stroke; {strokes}; "
                 f"{rate} Hz {_layout(channels)}, {fmt} {_KINDS.get(subtype, subtype)}")
-    import soundfile as sf
-    info = sf.info(str(path))
+    info = _read_back(path)
     length = info.frames / info.samplerate
     ring = (f"the music {music:.1f} s, then the ring of its last stroke"
             if length >= music + 0.05 else "the music and its last ring")
@@ -175,6 +174,17 @@ def audio_summary(path, performance: Performance, *, stated: tuple | None = None
     return (f"{length:.1f} s ({ring}); {strokes}; {info.samplerate} Hz "
             f"{_layout(info.channels)}, {info.format} {_KINDS.get(info.subtype, info.subtype)}"
             f"{note}")
+
+
+def _read_back(path):
+    """The written file's header: guji's own reader for a WAV (no libsndfile
+    to load for the commonest file), :func:`soundfile.info` for the others."""
+    from ...sound.riff import read_info
+    info = read_info(path)
+    if info is None:
+        import soundfile as sf
+        info = sf.info(str(path))
+    return info
 
 
 _KINDS = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "Vorbis"}

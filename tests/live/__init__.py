@@ -8,3 +8,18 @@
 A missing server skips a test outside CI and fails it under CI
 (:func:`tools.need`).
 """
+
+from __future__ import annotations
+
+import subprocess
+
+
+def end(proc: subprocess.Popen | None) -> None:
+    """Stop *proc* if it still runs: SIGTERM, then SIGKILL after 5 s."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)

@@ -24,6 +24,8 @@ import time
 import uuid
 from pathlib import Path
 
+from . import end
+
 
 def missing() -> str | None:
     """``None`` when jackd is installed, else one line saying what to install."""
@@ -104,13 +106,7 @@ class JackServer:
 
     def _kill(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+        end(proc)
 
     def _log_tail(self) -> str:
         try:

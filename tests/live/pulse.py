@@ -61,6 +61,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import end
+
 #: The Debian packages this harness needs (besides libportaudio2 for sounddevice).
 APT_PACKAGES = ("pulseaudio", "pulseaudio-utils", "libasound2-plugins")
 
@@ -236,13 +238,7 @@ class PulseSink:
             keeper.terminate()
             keeper.wait(5)
         proc, self.proc = self.proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+        end(proc)
         if self.dir is not None:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None

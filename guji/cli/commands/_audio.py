@@ -142,13 +142,18 @@ def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> 
     return whole.muting(muted, ghost=ghost)
 
 
-def file_advice(args: argparse.Namespace, output: str, command: str | None = None) -> str:
-    """What to do without a sound device, naming the command the user typed
-    with ``-o OUTPUT`` (or, for *command*, that command on the same ids):
+def typed_command(args: argparse.Namespace, command: str) -> list[str]:
+    """The command line as the user typed it, when it is *command*'s
+    (``compare lu:1 lu:2 --mode diff``); else *command* and the ids."""
+    typed = list(getattr(args, "command_line", None) or [])
+    return typed if typed[:1] == [command] else [command, *args.ids]
+
+
+def file_advice(words: list[str], output: str) -> str:
+    """What to do without a sound device: the command *words* with ``-o
+    OUTPUT``, naming guji as the user can run it (:func:`command_name`):
     ``to write it to a file instead: guji compare lu:1 lu:2 -o compare.wav``."""
     import shlex
-    typed = list(getattr(args, "command_line", None) or [])
-    words = [command, *args.ids] if command or not typed else typed
     return f"to write it to a file instead: {command_name()} " + shlex.join([*words, "-o", output])
 
 
@@ -195,5 +200,6 @@ def _layout(channels: int) -> str:
 
 
 __all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "file_advice",
+           "typed_command",
            "kit_from_args", "rate_from_args", "add_sequence_options", "add_mute_options", "mute_from_args",
            "performance_from_args"]

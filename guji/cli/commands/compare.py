@@ -28,7 +28,8 @@ from ...files import destination
 from ...midi import write_midi
 from ...timing.compare import MODES, compare
 from ...errors import UsageError
-from ._audio import add_audio_options, audio_options_from_args, audio_summary, file_advice
+from ._audio import (add_audio_options, audio_options_from_args, audio_summary, file_advice,
+                     typed_command)
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json, timing_from_args)
 from .midi import add_midi_options, midi_options_from_args
@@ -97,8 +98,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         play(comparison.performance, **audio, display=stroke_display(sys.stderr))
     except AudioDeviceError as e:
-        raise e.advising(file_advice(args, f"compare-{args.mode}.wav")) from None
+        raise e.advising(_file_advice(args)) from None
     return 0
+
+
+def _file_advice(args: argparse.Namespace) -> str:
+    """The command typed, with ``-o compare-MODE.wav``: what to do without a device."""
+    return file_advice(typed_command(args, "compare"), f"compare-{args.mode}.wav")
 
 
 def _check_device(args: argparse.Namespace, audio: dict) -> None:
@@ -108,7 +114,7 @@ def _check_device(args: argparse.Namespace, audio: dict) -> None:
     try:
         check_playable(None, audio["rate"], audio["channels"])
     except AudioDeviceError as e:
-        raise e.advising(file_advice(args, f"compare-{args.mode}.wav")) from None
+        raise e.advising(_file_advice(args)) from None
 
 
 def _output(args: argparse.Namespace):

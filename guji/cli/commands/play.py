@@ -17,7 +17,8 @@ import threading
 from ...errors import UsageError
 from ...sound.devices import AudioDeviceError
 from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
-                     audio_options_from_args, file_advice, performance_from_args)
+                     audio_options_from_args, file_advice, performance_from_args,
+                     typed_command)
 from ._common import add_input_options, add_timing_options, checked, load_patterns
 from .midi import midi_options_from_args, parse_voice_values
 
@@ -127,11 +128,7 @@ def _render_advice(args: argparse.Namespace) -> str:
     """``to write it to a file instead: guji render …`` — the command typed,
     with ``render`` for ``play`` and play's own options left out."""
     from .render import default_output
-    out = default_output(args.ids, None)
-    typed = list(getattr(args, "command_line", None) or [])
-    if typed[:1] != ["play"]:
-        return file_advice(args, out, command="render")
-    kept, i = [], 1
+    typed, kept, i = typed_command(args, "play"), [], 1
     while i < len(typed):
         word = typed[i]
         name, valued = word.split("=", 1)[0], "=" in word
@@ -143,8 +140,7 @@ def _render_advice(args: argparse.Namespace) -> str:
                 i += 1                               # its port, if one follows
         elif name not in _LIVE_FLAGS + _LIVE_VALUED + ("--midi-out",):
             kept.append(word)
-    args.command_line = ["render", *kept]
-    return file_advice(args, out)
+    return file_advice(["render", *kept], default_output(args.ids, None))
 
 
 def _warm_up_sound() -> None:

@@ -30,10 +30,11 @@ class AudioDeviceError(GujiError):
     """No way to play sound here: no PortAudio, no output device, a device that
     cannot take the rate or channels asked for. Exit status 2.
 
-    The message reads ``REASON (DETAIL); ADVICE``: *reason* in a musician's
-    words (``no sound output here: no sound card or audio device was
-    found``), *detail* what PortAudio said (``Error querying device -1``), for
-    whoever helps, and *advice* what to do instead. A command replaces the
+    The message reads ``REASON (DETAIL); INSTALL; ADVICE``: *reason* in a
+    musician's words (``no sound output here: no sound card or audio device
+    was found``), *detail* what PortAudio said (``Error querying device -1``),
+    for whoever helps, *install* what would make sound play here (if
+    anything), and *advice* what to do instead. A command replaces the
     advice with its own (:meth:`advising`): the command the user typed, with
     ``-o``.
     """

@@ -34,7 +34,9 @@ LAYERS = {
     "views": {"text", "timing", "sound", "midi"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet"},
+    # the critical edition (MEI): the staff of guji sheet, the keys of guji.midi.gm
+    "edition": {"text", "timing", "midi", "sheet"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "edition"},
 }
 
 

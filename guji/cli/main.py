@@ -24,7 +24,7 @@ from .signals import exit_status, stopping
 from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
-COMMANDS = ("demo", "list", "show", "scan", "collate", "claims", "glyphs", "midi", "sheet", "render",
+COMMANDS = ("demo", "list", "show", "scan", "collate", "edition", "claims", "glyphs", "midi", "sheet", "render",
             "play", "devices", "ports", "diff", "compare", "draw", "page")
 
 

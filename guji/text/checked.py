@@ -43,6 +43,7 @@ from .claims import Claim, Unattributed, read_claims
 from .lexer import SourceText
 from .notation import Drum, Pattern, Rite, Tradition
 from .parser import Notice
+from .speakers import speaker
 
 try:  # Python 3.11+
     import tomllib
@@ -103,6 +104,9 @@ class CheckedClaim:
         The :class:`Doubt` of ``counts.toml`` it matches, if any.
     filename:
         The file it is read from, if any (for messages).
+    commentator:
+        Whose words it stands in (徐伯鲁 …: :func:`guji.text.speakers.speaker`),
+        None where the text names no one guji knows.
     """
 
     claim: Claim
@@ -113,6 +117,7 @@ class CheckedClaim:
     counted: int | None
     doubt: Doubt | None = None
     filename: str | None = None
+    commentator: str | None = None
 
     @property
     def tradition(self) -> Tradition:
@@ -140,7 +145,7 @@ class CheckedClaim:
                 "drum": c.drum.value, "count": c.count, "counted": self.counted,
                 "agrees": self.agrees, "text": c.text, "line": self.location.line,
                 "column": self.location.column, "diagram_stated": self.diagram_stated,
-                "source": self.source,
+                "source": self.source, "commentator": self.commentator,
                 "implied": None if self.doubt is None else self.doubt.implied,
                 "note": None if self.doubt is None else self.doubt.reason}
 
@@ -201,7 +206,7 @@ def text_claims(text: str, patterns: tuple[Pattern, ...], source: str,
             diagram, stated = _placed(claim, patterns)
             out.append(CheckedClaim(claim, diagram, stated, source, src.location(claim.offset),
                                     _counted(patterns, claim, diagram), _doubt(claim, diagram),
-                                    filename))
+                                    filename, speaker(text, claim.offset)))
     return tuple(out), tuple(notices)
 
 

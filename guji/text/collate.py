@@ -24,13 +24,15 @@ every witness their variant notes name (``yishu~一本``), and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..errors import UsageError
 from .agreement import Group, groups
 from .checked import PARTS, CheckedClaim
 from .corpus import Text, texts as default_texts
 from .grid import Grid, HalfColumn, align_many
+from .locus import locus, notes_of
 from .notation import HALF, Drum, Pattern, Tradition
 
 #: The drums by the names the JSON gives them.
@@ -129,7 +131,9 @@ class Collation:
 
     ``columns`` is the aligned table: one tuple per reading (in ``readings``
     order) of equal length, each cell a glyph (○ □), ``半``, or '' for a gap.
-    ``claims`` are the count claims about this pattern, from every text.
+    ``claims`` are the count claims about this pattern, from every text;
+    ``sources`` for each reading its text's description (siglum, language,
+    :class:`~guji.text.bibl.Bibl`), as :func:`collate` knows them.
     """
 
     tradition: Tradition
@@ -141,11 +145,29 @@ class Collation:
     claims: tuple[CheckedClaim, ...]
     mismatches: tuple[Mismatch, ...]
     groups: tuple[Group, ...]
+    sources: dict = field(default_factory=dict, compare=False)   #: reading name -> Source
+
+    def edition_of(self, name: str) -> str:
+        """The text a reading is of: its name without ``~WITNESS``."""
+        witness = self.readings[name].witness
+        return name if witness is None else name[: -len(witness) - 1]
+
+    def agreement(self, claim: CheckedClaim) -> dict:
+        """Each reading's count of what *claim* counts, and whether it agrees."""
+        out = {}
+        for name, p in self.readings.items():
+            counted = p.counts(PARTS[claim.claim.part])[claim.claim.drum]
+            out[name] = {"counted": counted, "agrees": counted == claim.claim.count}
+        return out
 
     def to_json(self) -> dict:
         readings = {}
         for ed, p in self.readings.items():
-            readings[ed] = {"before": "".join(s.glyph for s in p.before),
+            source = self.sources.get(ed)
+            readings[ed] = {"id": p.id, "edition": self.edition_of(ed), "witness": p.witness,
+                            "siglum": None if source is None else source.siglum,
+                            "locus": locus(p), "notes": notes_of(p),
+                            "before": "".join(s.glyph for s in p.before),
                             "after": "".join(s.glyph for s in p.half),
                             "counts": {extent: {name: p.counts(rite)[drum]
                                                 for name, drum in DRUMS.items()}
@@ -158,7 +180,7 @@ class Collation:
             "readings": readings,
             "variants": [v.to_json() for v in self.variants],
             "claim": claim_summary(self.claims),
-            "claims": [c.to_json() for c in self.claims],
+            "claims": [{**c.to_json(), "readings": self.agreement(c)} for c in self.claims],
             "mismatches": [m.to_json() for m in self.mismatches],
             "groups": [g.to_json() for g in self.groups],
         }
@@ -237,18 +259,47 @@ def _mismatches(readings: dict[str, Pattern], claims: Sequence[CheckedClaim]
 
 
 def collate_pattern(tradition: Tradition, diagram: int, readings: dict[str, Pattern],
-                    base: str, claims: Sequence[CheckedClaim] = ()) -> Collation:
+                    base: str, claims: Sequence[CheckedClaim] = (),
+                    sources: dict | None = None) -> Collation:
     """Collate the *readings* (name → pattern) of one pattern against *base*,
     and check them against the *claims* about it."""
     columns, variants = _table(readings, base)
     return Collation(tradition, diagram, base, dict(readings), columns, variants,
-                     tuple(claims), _mismatches(readings, claims), groups(readings))
+                     tuple(claims), _mismatches(readings, claims), groups(readings),
+                     dict(sources or {}))
 
 
-def collate(texts: Sequence[Text] | None = None) -> tuple[Collation, ...]:
+@dataclass(frozen=True)
+class Source:
+    """A reading's witness as described: its siglum (the text's, with
+    ``~WITNESS`` for a witness of its notes), language and description."""
+
+    siglum: str
+    lang: str
+    text: Text
+
+
+def _sources(texts: Sequence[Text], readings: dict[str, Pattern]) -> dict[str, Source]:
+    by_name = {t.name: t for t in texts}
+    out = {}
+    for name, p in readings.items():
+        text = by_name[name if p.witness is None else name[: -len(p.witness) - 1]]
+        siglum = text.siglum or text.name
+        out[name] = Source(siglum if p.witness is None else f"{siglum}~{p.witness}",
+                           text.lang, text)
+    return out
+
+
+def collate(texts: Sequence[Text] | None = None, base: str | None = None
+            ) -> tuple[Collation, ...]:
     """Collate the four patterns over *texts* (default: the shipped
     editions, :func:`guji.text.corpus.texts`), in the order 魯鼓 1, 薛鼓 1,
-    魯鼓 2, 薛鼓 2; a pattern no text has is left out."""
+    魯鼓 2, 薛鼓 2; a pattern no text has is left out.
+
+    *base* names the base reading (a text's name, or ``name~WITNESS``):
+    default the first text's; a pattern it does not read takes the first
+    reading. :class:`UsageError` when no pattern has a reading of that name.
+    """
     texts = default_texts() if texts is None else list(texts)
     claims = [c for t in texts for c in t.claims]
     out = []
@@ -259,6 +310,11 @@ def collate(texts: Sequence[Text] | None = None) -> tuple[Collation, ...]:
                 readings.update(text.readings(tradition, diagram))
             if readings:
                 about = [c for c in claims if c.about(tradition, diagram)]
-                out.append(collate_pattern(tradition, diagram, readings, next(iter(readings)),
-                                           about))
+                first = base if base in readings else next(iter(readings))
+                out.append(collate_pattern(tradition, diagram, readings, first, about,
+                                           _sources(texts, readings)))
+    if base is not None and not any(base in c.readings for c in out):
+        names = sorted({n for c in out for n in c.readings})
+        raise UsageError(f"--base {base!r} names no reading: the readings are "
+                         + ", ".join(names))
     return tuple(out)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import UsageError
+from .bibl import Bibl, file_bibl
 from .checked import CheckedClaim, text_claims
 from .editions import edition, editions, scan_edition
 from .encoding import read_text
@@ -41,12 +42,21 @@ class Text:
         patterns.
     notices:
         What the scan and the claims reader warned about.
+    bibl, siglum, lang:
+        The witness as a scholar cites it (:mod:`guji.text.bibl`), its
+        siglum, and the BCP 47 tag of its writing (zh-Hant, zh-Hans, zh).
+    path:
+        The file it is read from (a user's text), None for a shipped edition.
     """
 
     name: str
     patterns: tuple[Pattern, ...]
     claims: tuple[CheckedClaim, ...] = ()
     notices: tuple[Notice, ...] = ()
+    bibl: Bibl = Bibl()
+    siglum: str = ""
+    lang: str = "zh"
+    path: str | None = None
 
     def find(self, tradition: Tradition, diagram: int) -> Pattern | None:
         """Its pattern of *tradition*'s diagram *diagram*, if it has one."""
@@ -67,7 +77,8 @@ def shipped_text(slug: str) -> Text:
     result = scan_edition(slug)
     ed = edition(slug)
     claims, notices = text_claims(ed.text(), result.patterns, slug, ed.passage)
-    return Text(slug, result.patterns, claims, result.notices + notices)
+    return Text(slug, result.patterns, claims, result.notices + notices, ed.bibl, ed.siglum,
+                ed.lang)
 
 
 def file_text(path: str, encoding: str | None = None, labels: LabelMode = "auto") -> Text:
@@ -76,7 +87,9 @@ def file_text(path: str, encoding: str | None = None, labels: LabelMode = "auto"
     result = scan(text, filename=path, labels=labels)
     name = Path(path).stem
     claims, notices = text_claims(text, result.patterns, name, path)
-    return Text(name, result.patterns, claims, result.notices + notices)
+    bibl, siglum, lang = file_bibl(path)
+    return Text(name, result.patterns, claims, result.notices + notices, bibl, siglum, lang,
+                str(path))
 
 
 def texts(files: Sequence[str] = (), only: bool = False, encoding: str | None = None,

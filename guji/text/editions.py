@@ -27,6 +27,7 @@ from typing import Callable
 from importlib import resources
 
 from ..errors import UsageError
+from .bibl import Bibl
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult
 from .scan import scan
@@ -54,6 +55,9 @@ class Edition:
     end_line: int
     end_column: int
     sha256: str
+    siglum: str = ""      #: guji's short name for the witness (an editor's choice)
+    lang: str = "zh"      #: BCP 47 tag of the passage's writing: zh-Hant, zh-Hans
+    bibl: Bibl = Bibl()   #: the witness as a scholar cites it (:mod:`guji.text.bibl`)
 
     def text(self) -> str:
         """The raw passage, exactly as the source has it."""
@@ -87,8 +91,15 @@ def _resource(name: str) -> bytes:
 @lru_cache(maxsize=None)
 def _catalogue() -> tuple[str, tuple[Edition, ...]]:
     data = tomllib.loads(_resource("editions.toml").decode("utf-8"))
-    editions = tuple(Edition(**e) for e in data["edition"])
+    editions = tuple(_edition(dict(e)) for e in data["edition"])
     return data["default"], editions
+
+
+def _edition(data: dict) -> Edition:
+    """One ``[[edition]]`` table of ``editions.toml`` as an :class:`Edition`."""
+    bibl = Bibl.from_toml(data.pop("bibl", {}), data.pop("evidence", []),
+                          where=f"editions.toml: {data.get('slug')}")
+    return Edition(**data, bibl=bibl)
 
 
 def editions() -> tuple[Edition, ...]:

@@ -62,8 +62,19 @@ def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
             said.add(line)
             print(line, file=sys.stderr)
 
-    return [load(i, encoding=getattr(args, "encoding", None),
-                 labels=getattr(args, "labels", "auto"), warn=warn) for i in ids]
+    return [_load_one(i, args, warn) for i in ids]
+
+
+def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
+    """One id: a reading of an MEI edition (``lu:1@edition.mei~SOURCE``:
+    :mod:`guji.edition.read`), else a pattern of an edition or a text file."""
+    from ...edition.read import is_mei, load_mei
+    from ...text.editions import PatternId
+    pid = PatternId.parse(pattern_id)
+    if pid.is_file and is_mei(pid.source):
+        return load_mei(pattern_id)
+    return load(pattern_id, encoding=getattr(args, "encoding", None),
+                labels=getattr(args, "labels", "auto"), warn=warn)
 
 
 def checked(check: Callable, convert: Callable = float, what: str = "a number") -> Callable:

@@ -33,9 +33,20 @@ def register(sub) -> None:
                    help="text files to collate, each an edition named by its file's stem")
     p.add_argument("--only", action="store_true",
                    help="collate only the files given, not the shipped editions")
+    add_base_option(p)
+    p.add_argument("--format", choices=("text", "json", "csv", "tsv"), default="text",
+                   help="text (default); json (as --json: every reading with its id, locus and "
+                        "notes); csv or tsv: the apparatus, one row per place of variation")
     add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)
+
+
+def add_base_option(p) -> None:
+    """--base NAME: the base reading of a collation (guji collate, guji edition)."""
+    p.add_argument("--base", metavar="NAME",
+                   help="the base reading: an edition's slug, a file's stem, or NAME~WITNESS "
+                        "(default: the first text's)")
 
 
 def run(args) -> int:
@@ -43,14 +54,18 @@ def run(args) -> int:
     for text in corpus:
         for notice in text.notices:
             print(f"guji: {notice}", file=sys.stderr)
-    results = collate(corpus)
+    results = collate(corpus, args.base)
     unplaced = [c for t in corpus for c in t.claims if c.diagram is None]
     for c in unplaced:
         print(f"guji: {c.filename or c.source}:{c.location}: warning: count claim "
               f"{c.claim.text.replace(chr(10), '⏎')} names no "
               "diagram and follows no pattern of its score: not checked", file=sys.stderr)
-    if args.json:
+    if args.json or args.format == "json":
         print_json([c.to_json() for c in results])
+        return 0
+    if args.format in ("csv", "tsv"):
+        from ...edition.table import to_table
+        sys.stdout.write(to_table(results, "," if args.format == "csv" else "\t"))
         return 0
     for c in results:
         _print_collation(c)

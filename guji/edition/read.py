@@ -1,0 +1,167 @@
+"""A witness's reading of a pattern, read back from an MEI edition: :func:`load_mei`.
+
+An edition written by ``guji edition`` holds every witness's reading of each
+pattern; the id ``lu:1@edition.mei~wuli-tongkao`` names one: the ``<mdiv>``
+of the pattern (``lu-1``), and at every ``<app>`` the ``<lem>`` or ``<rdg>``
+whose ``source`` names that witness (by its ``xml:id`` or its siglum, the
+``<source>``'s ``label``); without ``~WITNESS`` the base reading (the
+``<lem>``). The strokes are the notes so chosen, in order: the drum from the
+glyph under the note (``<syl>``: ○ 鼙, □ 鼓 …), else from its staff place;
+半 stands between the two measures (the whole's first part and the half).
+
+Each stroke's place is its ``<note>``'s start tag in the MEI file (line and
+column, 1-based), so messages and displays point into the edition. A file
+that is no well-formed XML, has no such pattern or witness, or a note that
+is no stroke is one :class:`~guji.errors.UsageError` line with its place.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.parsers.expat
+from dataclasses import dataclass, field
+
+from ..errors import Location, UsageError
+from ..text.editions import PatternId
+from ..text.encoding import read_text
+from ..text.notation import Drum, Pattern, Stroke, drum_of
+from .music import PLACES
+from .xml import NS
+
+__all__ = ["load_mei", "is_mei"]
+
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+_DRUM_AT = {str(loc): drum for drum, loc in PLACES.items()}
+
+
+@dataclass
+class _Node:
+    """An element of the file: tag (MEI local name), attributes, children, text, place."""
+
+    tag: str
+    attrs: dict
+    where: Location
+    children: list = field(default_factory=list)
+    text: str = ""
+
+
+def is_mei(source: str) -> bool:
+    """Whether an id's EDITION names an MEI file (by its extension)."""
+    return source.lower().endswith(".mei")
+
+
+def _parse(path: str) -> _Node:
+    """The elements of the MEI file *path* (bounded by guji's input limit)."""
+    text, _ = read_text(path, "utf-8")
+    lines = text.encode("utf-8").split(b"\n")
+    parser = xml.parsers.expat.ParserCreate("utf-8", namespace_separator=" ")
+    root = _Node("", {}, Location(0, 1, 1))
+    stack = [root]
+
+    def where() -> Location:
+        line, col = parser.CurrentLineNumber, parser.CurrentColumnNumber
+        chars = len(lines[line - 1][:col].decode("utf-8", "replace")) if line <= len(lines) else col
+        return Location(parser.CurrentByteIndex, line, chars + 1)
+
+    def start(name: str, attrs: dict) -> None:
+        ns, _, local = name.rpartition(" ")
+        node = _Node(local if ns == NS else name, {k.replace(_XML_NS + " ", "xml:"): v
+                                                    for k, v in attrs.items()}, where())
+        stack[-1].children.append(node)
+        stack.append(node)
+
+    def end(_name: str) -> None:
+        stack.pop()
+
+    def chars(data: str) -> None:
+        stack[-1].text += data
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = chars
+    try:
+        parser.Parse(text.encode("utf-8"), True)
+    except xml.parsers.expat.ExpatError as e:
+        raise UsageError(f"{path}:{e.lineno}:{e.offset + 1}: not well-formed XML: "
+                         f"{xml.parsers.expat.ErrorString(e.code)}") from None
+    return root
+
+
+def _find(node: _Node, tag: str):
+    for child in node.children:
+        if child.tag == tag:
+            yield child
+        yield from _find(child, tag)
+
+
+def _witness_id(root: _Node, path: str, witness: str) -> str:
+    """The ``xml:id`` of the source *witness* names (its id or its siglum)."""
+    sources = list(_find(root, "source"))
+    for s in sources:
+        if witness in (s.attrs.get("xml:id"), s.attrs.get("label")):
+            return s.attrs["xml:id"]
+    named = ", ".join(s.attrs.get("xml:id", "?") for s in sources) or "none"
+    raise UsageError(f"{path}: no source {witness!r} in its <sourceDesc> (sources: {named})")
+
+
+def _chosen(app: _Node, witness: str | None, path: str, pid: str) -> _Node:
+    """The child of *app* the witness reads (the ``<lem>`` for the base)."""
+    kids = [k for k in app.children if k.tag in ("lem", "rdg")]
+    for k in kids:
+        if witness is None and k.tag == "lem":
+            return k
+        if witness is not None and "#" + witness in k.attrs.get("source", "").split():
+            return k
+    if witness is None and kids:
+        return kids[0]
+    raise UsageError(f"{path}:{app.where}: {pid}: the witness {witness!r} has no reading at "
+                     "this <app> (it is no witness of this pattern)")
+
+
+def _stroke(note: _Node, index: int, path: str) -> Stroke:
+    syl = next(_find(note, "syl"), None)
+    glyph = syl.text.strip() if syl is not None else ""
+    drum = drum_of(glyph) if glyph else _DRUM_AT.get(note.attrs.get("loc", ""))
+    if drum is None:
+        raise UsageError(f"{path}:{note.where}: a <note> that is no stroke of 鼙 or 鼓 "
+                         f"(glyph {glyph!r}, loc {note.attrs.get('loc')!r})")
+    return Stroke(drum, index, glyph or drum.glyph, note.where)
+
+
+def _notes(node: _Node, witness: str | None, path: str, pid: str) -> list[_Node]:
+    """The notes of a layer (or a reading) as the witness reads them, in order."""
+    out = []
+    for child in node.children:
+        if child.tag == "note":
+            out.append(child)
+        elif child.tag == "app":
+            out += _notes(_chosen(child, witness, path, pid), witness, path, pid)
+    return out
+
+
+def load_mei(pattern_id: str) -> Pattern:
+    """The reading named by *pattern_id* (``SCORE[:DIAGRAM]@FILE.mei[~WITNESS]``)."""
+    pid = PatternId.parse(pattern_id)
+    path = pid.source
+    root = _parse(path)
+    if not any(n.tag == "mei" for n in root.children):
+        raise UsageError(f"{path}: not an MEI document (its root is not <mei> in MEI's namespace)")
+    want = f"{pid.tradition.slug}-{pid.diagram}"
+    mdivs = {m.attrs.get("xml:id"): m for m in _find(root, "mdiv")}
+    if want not in mdivs:
+        have = ", ".join(str(k) for k in mdivs if k and re.fullmatch(r"(lu|xue)-[12]", k))
+        raise UsageError(f"{pattern_id}: {path} has no {pid.tradition.label} {pid.diagram} "
+                         f"(mdiv {want}; it has: {have or 'none'})")
+    witness = None if pid.witness is None else _witness_id(root, path, pid.witness)
+    measures = list(_find(mdivs[want], "measure"))
+    parts = [_notes(layer, witness, path, pattern_id)
+             for m in measures for layer in _find(m, "layer")]
+    if len(parts) == 1:          # no strokes before 半: the half alone
+        parts.insert(0, [])
+    if len(parts) != 2 or not parts[1]:
+        raise UsageError(f"{path}:{mdivs[want].where}: {want} is not two measures, the strokes "
+                         "before 半 and the half, as guji edition writes them")
+    notes = parts[0] + parts[1]
+    strokes = tuple(_stroke(n, i, path) for i, n in enumerate(notes))
+    half_at = measures[-1].where
+    return Pattern(pid.tradition, pid.diagram, strokes, len(parts[0]), half_at,
+                   filename=path, witness=witness)

@@ -27,6 +27,7 @@ PACKAGES = {
     "pdftoppm": "poppler-utils",
     "fluidsynth": "fluidsynth",
     "chromium": "chromium",
+    "jing": "jing",
 }
 
 

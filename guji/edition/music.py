@@ -96,6 +96,8 @@ def score_of(c: Collation, ids: dict[str, str], lang: dict[str, str]) -> ET.Elem
         _marks(measure, n, lang[c.base])
         measures.append((measure, columns))
     _variant_notes(measures, c, cells, apps, ids, lang)
+    sub(section, "annot", "Witnesses of this pattern: " + ", ".join(ids[n] for n in c.readings),
+        type="witnesses", plist=" ".join("#" + ids[n] for n in c.readings), lang="en")
     for claim in c.claims:
         _claim(section, c, claim, ids, lang)
     return mdiv

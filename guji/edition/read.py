@@ -138,6 +138,18 @@ def _notes(node: _Node, witness: str | None, path: str, pid: str) -> list[_Node]
     return out
 
 
+def _check_witness(mdiv: _Node, witness: str | None, path: str, pid: str) -> None:
+    """:class:`UsageError` unless *witness* reads the pattern of *mdiv* (its
+    ``<annot type="witnesses">`` names the sources that do)."""
+    listed = next((a for a in _find(mdiv, "annot") if a.attrs.get("type") == "witnesses"), None)
+    if witness is None or listed is None:
+        return
+    names = [p[1:] for p in listed.attrs.get("plist", "").split()]
+    if witness not in names:
+        raise UsageError(f"{path}:{mdiv.where}: {pid}: the source {witness!r} has no reading of "
+                         f"this pattern (its witnesses: {', '.join(names)})")
+
+
 def load_mei(pattern_id: str) -> Pattern:
     """The reading named by *pattern_id* (``SCORE[:DIAGRAM]@FILE.mei[~WITNESS]``)."""
     pid = PatternId.parse(pattern_id)
@@ -152,6 +164,7 @@ def load_mei(pattern_id: str) -> Pattern:
         raise UsageError(f"{pattern_id}: {path} has no {pid.tradition.label} {pid.diagram} "
                          f"(mdiv {want}; it has: {have or 'none'})")
     witness = None if pid.witness is None else _witness_id(root, path, pid.witness)
+    _check_witness(mdivs[want], witness, path, pattern_id)
     measures = list(_find(mdivs[want], "measure"))
     parts = [_notes(layer, witness, path, pattern_id)
              for m in measures for layer in _find(m, "layer")]

@@ -1,0 +1,204 @@
+"""guji edition: the MEI critical edition validates against MEI 4.0.1's RELAX NG
+(jing), verovio engraves it and plays each witness exactly as guji midi plays
+that witness's id, stroke by stroke; one <app> per place of variation, every
+<rdg source> pointing to a described <source>; and the MEI read back by every command."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import mido
+import pytest
+
+from tools import executable, module
+
+GUJI = str(Path(sys.executable).with_name("guji"))
+DATA = Path(__file__).parent / "data"
+SCHEMA = DATA / "schemas" / "mei-4.0.1" / "mei-all.rng"
+NS = {"m": "http://www.music-encoding.org/ns/mei"}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+KEYS = {62: "鼙", 41: "鼓"}
+
+
+def guji(*args, cwd, check=True):
+    proc = subprocess.run([GUJI, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """An edition of the four patterns over the shipped editions and a user's
+    file with a variant note ((一本作□), a witness of its own), and the
+    collation of the same texts as JSON."""
+    where = tmp_path_factory.mktemp("edition")
+    shutil.copy(DATA / "user-texts" / "18-variant-note-paren.txt", where / "yishu.txt")
+    (where / "yishu.source.toml").write_text('title = "投壺鼓譜 (a teacher\'s copy)"\n'
+                                             'author = "A. Teacher"\nsiglum = "Y"\n',
+                                             encoding="utf-8")
+    ids = ["lu:1@yishu.txt", "xue:1@yishu.txt", "lu:2", "xue:2"]
+    guji("edition", *ids, "-o", "edition.mei", cwd=where)
+    collation = json.loads(guji("collate", "yishu.txt", "--json", cwd=where).stdout)
+    return where, collation
+
+
+def mei_tree(folder):
+    return ET.parse(folder[0] / "edition.mei").getroot()
+
+
+def test_validates_against_mei_4_0_1(folder):
+    jing = executable("jing", "apt-get install jing")
+    proc = subprocess.run([jing, str(SCHEMA), str(folder[0] / "edition.mei")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout[:2000]
+
+
+def test_jing_rejects_what_mei_forbids(folder, tmp_path):
+    """The validator is not blind: a <rdg> outside an <app> is refused."""
+    jing = executable("jing", "apt-get install jing")
+    text = (folder[0] / "edition.mei").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.mei"
+    bad.write_text(text.replace("<layer n=\"1\">", "<layer n=\"1\"><rdg/>", 1), encoding="utf-8")
+    proc = subprocess.run([jing, str(SCHEMA), str(bad)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode != 0 and "rdg" in proc.stdout
+
+
+def test_one_app_per_place_of_variation_and_shared_readings(folder):
+    root = mei_tree(folder)
+    for c in folder[1]:
+        mdiv = root.find(f".//m:mdiv[@{{http://www.w3.org/XML/1998/namespace}}id="
+                         f"'{'lu' if c['score'] == '魯' else 'xue'}-{c['diagram']}']", NS)
+        apps = mdiv.findall(".//m:app", NS)
+        assert len(apps) == len(c["variants"])
+        for app, v in zip(apps, c["variants"]):
+            seen = []
+            glyphs = []
+            for child in app:
+                names = [s[1:] for s in child.get("source").split()]
+                seen += names
+                glyphs.append("".join(s.text for s in child.iter(f"{{{NS['m']}}}syl")))
+            # every reading once, each distinct reading once (agreeing ones share it)
+            assert sorted(seen) == sorted(_ids(root, v["readings"]))
+            assert len(set(glyphs)) == len(glyphs) == len(set(v["readings"].values()))
+
+
+def _ids(root, names):
+    """The source ids of reading names (by the <source>'s label = siglum or name)."""
+    by_label = {s.get("label"): s.get(XML_ID) for s in root.iter(f"{{{NS['m']}}}source")}
+    out = []
+    for n in names:
+        out.append(n.replace("~", ".") if n.replace("~", ".") in by_label.values()
+                   else by_label[n])
+    return out
+
+
+def test_every_source_pointed_to_is_described(folder):
+    root = mei_tree(folder)
+    sources = {s.get(XML_ID): s for s in root.iter(f"{{{NS['m']}}}source")}
+    pointed = {p[1:] for el in root.iter() if el.tag in (f"{{{NS['m']}}}rdg", f"{{{NS['m']}}}lem")
+               for p in el.get("source").split()}
+    assert pointed and pointed <= set(sources)
+    for s in sources.values():
+        bibl = s.find("m:bibl", NS)
+        assert bibl.find("m:title", NS).text and bibl.find("m:identifier", NS).text == s.get("label")
+    tongkao = sources["wuli-tongkao"].find("m:bibl", NS)
+    assert tongkao.find("m:respStmt/m:persName", NS).text == "秦蕙田"
+    assert tongkao.find("m:edition", NS).text == "钦定四库全书"
+    assert tongkao.get("{http://www.w3.org/XML/1998/namespace}lang") == "zh-Hans"
+    assert sources["liji-zhengyi"].find("m:bibl", NS).get(
+        "{http://www.w3.org/XML/1998/namespace}lang") == "zh-Hant"
+    mine = sources["yishu"]
+    assert mine.get("label") == "Y" and "A. Teacher" in ET.tostring(mine, encoding="unicode")
+    assert sources["yishu.一本"].find("m:bibl/m:relatedItem", NS).get("target") == "#yishu"
+
+
+def test_variant_note_and_claims_at_their_places(folder):
+    root = mei_tree(folder)
+    notes = [a for a in root.iter(f"{{{NS['m']}}}annot") if a.get("type") == "variant-note"]
+    assert [n.find("m:q", NS).text for n in notes] == ["（一本作□）"]
+    target = notes[0].get("plist")[1:]
+    app = next(a for a in root.iter(f"{{{NS['m']}}}app") if a.get(XML_ID) == target)
+    assert any("#yishu.一本" in k.get("source").split() for k in app)
+    claims = [a for a in root.iter(f"{{{NS['m']}}}annot") if a.get("type") == "count-claim"]
+    assert len(claims) == 16 and all("徐伯鲁" in "".join(c.itertext()) for c in claims)
+
+
+def _strokes(midi: mido.MidiFile) -> list[tuple[float, str]]:
+    """(seconds from the first stroke, drum) of every drum stroke, in time order."""
+    t, out = 0.0, []
+    for msg in midi:
+        t += msg.time
+        if msg.type == "note_on" and msg.velocity and msg.note in KEYS:
+            out.append((t, KEYS[msg.note]))
+    return [(round(s - out[0][0], 3), d) for s, d in out]
+
+
+def _witness_query(source_id):
+    return [f"./*[contains(concat(' ', @source, ' '), ' #{source_id} ')]"]
+
+
+def test_verovio_plays_every_witness_as_guji_midi_does(folder):
+    verovio = module("verovio", "pip install verovio")
+    verovio.enableLog(verovio.LOG_OFF)
+    where, collation = folder
+    root = mei_tree(folder)
+    mei = (where / "edition.mei").read_text(encoding="utf-8")
+    checked = 0
+    for c in collation:
+        mdiv = f"{'lu' if c['score'] == '魯' else 'xue'}-{c['diagram']}"
+        for name, reading in c["readings"].items():
+            (source_id,) = _ids(root, [name])
+            tk = verovio.toolkit()
+            tk.setOptions({"appXPathQuery": _witness_query(source_id),
+                           "mdivXPathQuery": f"./mdiv[@xml:id='{mdiv}']"})
+            assert tk.loadData(mei)
+            assert tk.renderToSVG(1).count('class="note"') == len(reading["locus"]["strokes"])
+            heard = _strokes(mido.MidiFile(file=io.BytesIO(base64.b64decode(tk.renderToMIDI()))))
+            guji("midi", reading["id"], "--rite", "she", "-o", "ref.mid", cwd=where)
+            expected = _strokes(mido.MidiFile(where / "ref.mid"))
+            assert heard == expected, (name, mdiv)
+            assert "".join(d for _, d in heard) == "".join(
+                "鼙" if s["drum"] == "鼙" else "鼓" for s in reading["locus"]["strokes"])
+            checked += 1
+    assert checked == 3 * 4 + 2 + 1        # three editions × 4, yishu × 2, its 一本 once
+
+
+def test_every_command_reads_an_edition_reading(folder):
+    where, collation = folder
+    c = next(c for c in collation if c["score"] == "魯" and c["diagram"] == 1)
+    for name, reading in c["readings"].items():
+        (source_id,) = _ids(mei_tree(folder), [name])
+        guji("midi", f"lu:1@edition.mei~{source_id}", "--rite", "she", "-o", "mei.mid", cwd=where)
+        guji("midi", reading["id"], "--rite", "she", "-o", "text.mid", cwd=where)
+        assert _strokes(mido.MidiFile(where / "mei.mid")) == _strokes(
+            mido.MidiFile(where / "text.mid"))
+    # a siglum names a source too; sheet and render take it
+    guji("sheet", "lu:1@edition.mei~T", "--rite", "she", "-o", "t.musicxml", cwd=where)
+    steps = [u.findtext("display-step") for u in ET.parse(where / "t.musicxml").iter("unpitched")]
+    assert "".join({"C": "○", "F": "□"}[s] for s in steps) == "○□○□□□○□○○□○□○□○○○□□○□○"
+    guji("render", "lu:1@edition.mei~T", "-o", "t.wav", cwd=where)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["midi", "lu@edition.mei~nobody", "-o", "x.mid"], "no source 'nobody'"),
+    (["midi", "lu:2@edition.mei~yishu", "-o", "x.mid"], "has no reading of this pattern"),
+    (["midi", "lu@broken.mei", "-o", "x.mid"], "broken.mei:2:"),
+    (["edition", "-o", "edition.txt"], "a .mei file"),
+    (["edition", "lu", "--base", "nobody", "-o", "x.mei"], "--base 'nobody' names no reading"),
+])
+def test_bad_input_is_one_line(folder, args, says):
+    where, _ = folder
+    (where / "broken.mei").write_text("<mei>\n<music></mei>\n", encoding="utf-8")
+    proc = guji(*args, cwd=where, check=False)
+    assert proc.returncode == 2 and says in proc.stderr and len(proc.stderr.splitlines()) == 1, \
+        proc.stderr
+    assert not (where / "x.mid").exists() and not (where / "x.mei").exists()

@@ -181,11 +181,28 @@ def test_every_command_reads_an_edition_reading(folder):
         guji("midi", reading["id"], "--rite", "she", "-o", "text.mid", cwd=where)
         assert _strokes(mido.MidiFile(where / "mei.mid")) == _strokes(
             mido.MidiFile(where / "text.mid"))
+    # each text's own glyphs come back (五礼通考's 囗, declared in its <source>)
+    from guji.edition.read import load_mei
+    for name, reading in c["readings"].items():
+        (source_id,) = _ids(mei_tree(folder), [name])
+        back = load_mei(f"lu:1@{where / 'edition.mei'}~{source_id}")
+        assert [s.raw for s in back.strokes] == [s["glyph"] for s in reading["locus"]["strokes"]]
+        assert back.half_start == len(reading["before"])
     # a siglum names a source too; sheet and render take it
     guji("sheet", "lu:1@edition.mei~T", "--rite", "she", "-o", "t.musicxml", cwd=where)
     steps = [u.findtext("display-step") for u in ET.parse(where / "t.musicxml").iter("unpitched")]
     assert "".join({"C": "○", "F": "□"}[s] for s in steps) == "○□○□□□○□○○□○□○□○○○□□○□○"
     guji("render", "lu:1@edition.mei~T", "-o", "t.wav", cwd=where)
+
+
+def test_base_is_the_lemma(folder, tmp_path):
+    where, _ = folder
+    guji("edition", "lu:1", "--base", "wuli-tongkao", "-o", str(tmp_path / "t.mei"), cwd=where)
+    (app,) = ET.parse(tmp_path / "t.mei").getroot().iter(f"{{{NS['m']}}}app")
+    lem = app.find("m:lem", NS)
+    assert lem.get("source") == "#wuli-tongkao"
+    assert lem.find(".//m:syl", NS).text == "囗"
+    assert app.find("m:rdg", NS).get("source") == "#liji-zhengyi #lijing-benyi"
 
 
 @pytest.mark.parametrize("args, says", [

@@ -6,8 +6,11 @@ The document (validated against MEI's own RELAX NG, ``mei-all.rng`` of MEI
 * ``<meiHead>``: the title; guji as the application that encoded it and the
   editorial principles (the glyphs, the base, the apparatus); and in
   ``<sourceDesc>`` a ``<source xml:id>`` per witness — each text with its
-  siglum and bibliographic description (:mod:`guji.text.bibl`), each witness
-  of a text's variant notes (一本 …) as a source read from that text;
+  siglum and bibliographic description (:mod:`guji.text.bibl`) and the glyphs
+  it writes for each drum (``<annot type="glyphs">``: the notes' glyphs are
+  the base's where witnesses share a stroke, the orthography normalised, and
+  each source's own is given here), each witness of a text's variant notes
+  (一本 …) as a source read from that text;
 * ``<music>``: an ``<mdiv>`` per pattern (:mod:`guji.edition.music`), the
   base reading as ``<lem>`` and every other as ``<rdg source>``.
 
@@ -49,6 +52,18 @@ PRINCIPLES = (
 )
 
 
+def glyphs_text(patterns) -> str:
+    """The glyphs a text writes for each drum, with their code points:
+    ``鼙 ○ U+25CB; 鼓 囗 U+56D7`` (read back by :mod:`guji.edition.read`)."""
+    seen: dict[str, list[str]] = {"鼙": [], "鼓": []}
+    for p in patterns:
+        for s in p.strokes:
+            if s.raw not in seen[s.drum.value]:
+                seen[s.drum.value].append(s.raw)
+    return "; ".join(f"{drum} " + " ".join(f"{g} U+{ord(g):04X}" for g in gs)
+                     for drum, gs in seen.items() if gs)
+
+
 def _bibl(parent: ET.Element, source: Source) -> None:
     """The bibliographic description of a text, as its seed states it."""
     b = source.text.bibl
@@ -74,6 +89,7 @@ def _bibl(parent: ET.Element, source: Source) -> None:
         digital = f"file {source.text.path}" + (f", {digital}" if digital else "")
     if digital:
         sub(bibl, "annot", f"Digital source: {digital}", type="digital-source", lang="en")
+    sub(bibl, "annot", glyphs_text(source.text.patterns), type="glyphs", lang="en")
     if b.quoted:
         sub(bibl, "annot", "Quotes " + ", ".join(b.quoted), type="quoted", lang="en")
     if b.unknown:

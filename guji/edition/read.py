@@ -7,7 +7,9 @@ whose ``source`` names that witness (by its ``xml:id`` or its siglum, the
 ``<source>``'s ``label``); without ``~WITNESS`` the base reading (the
 ``<lem>``). The strokes are the notes so chosen, in order: the drum from the
 glyph under the note (``<syl>``: ○ 鼙, □ 鼓 …), else from its staff place;
-半 stands between the two measures (the whole's first part and the half).
+the glyph the source writes for that drum where its ``<source>`` declares
+one (``<annot type="glyphs">``: 五礼通考's 囗), else the note's; 半 stands
+between the two measures (the whole's first part and the half).
 
 Each stroke's place is its ``<note>``'s start tag in the MEI file (line and
 column, 1-based), so messages and displays point into the edition. A file
@@ -117,14 +119,31 @@ def _chosen(app: _Node, witness: str | None, path: str, pid: str) -> _Node:
                      "this <app> (it is no witness of this pattern)")
 
 
-def _stroke(note: _Node, index: int, path: str) -> Stroke:
+def _stroke(note: _Node, index: int, path: str, own: dict) -> Stroke:
+    """The stroke of *note*, in the glyph its source writes for the drum (*own*)."""
     syl = next(_find(note, "syl"), None)
     glyph = syl.text.strip() if syl is not None else ""
     drum = drum_of(glyph) if glyph else _DRUM_AT.get(note.attrs.get("loc", ""))
     if drum is None:
         raise UsageError(f"{path}:{note.where}: a <note> that is no stroke of 鼙 or 鼓 "
                          f"(glyph {glyph!r}, loc {note.attrs.get('loc')!r})")
-    return Stroke(drum, index, glyph or drum.glyph, note.where)
+    return Stroke(drum, index, own.get(drum) or glyph or drum.glyph, note.where)
+
+
+def _own_glyphs(root: _Node, witness: str | None) -> dict:
+    """The one glyph the source *witness* writes for each drum, where its
+    ``<annot type="glyphs">`` gives one (``鼙 ○ U+25CB; 鼓 囗 U+56D7``)."""
+    source = next((s for s in _find(root, "source") if s.attrs.get("xml:id") == witness), None)
+    if source is None:
+        return {}
+    said = next((a.text for a in _find(source, "annot") if a.attrs.get("type") == "glyphs"), "")
+    out = {}
+    for part in said.split(";"):
+        words = part.split()
+        glyphs = words[1::2]
+        if len(glyphs) == 1 and words[0] in ("鼙", "鼓") and drum_of(glyphs[0]) is Drum(words[0]):
+            out[Drum(words[0])] = glyphs[0]
+    return out
 
 
 def _notes(node: _Node, witness: str | None, path: str, pid: str) -> list[_Node]:
@@ -136,6 +155,17 @@ def _notes(node: _Node, witness: str | None, path: str, pid: str) -> list[_Node]
         elif child.tag == "app":
             out += _notes(_chosen(child, witness, path, pid), witness, path, pid)
     return out
+
+
+def _base_source(mdiv: _Node) -> str | None:
+    """The base reading's source: the first named by the pattern's first ``<lem>``,
+    else the first of its witnesses."""
+    lem = next(_find(mdiv, "lem"), None)
+    if lem is not None and lem.attrs.get("source"):
+        return lem.attrs["source"].split()[0][1:]
+    listed = next((a for a in _find(mdiv, "annot") if a.attrs.get("type") == "witnesses"), None)
+    names = [] if listed is None else listed.attrs.get("plist", "").split()
+    return names[0][1:] if names else None
 
 
 def _check_witness(mdiv: _Node, witness: str | None, path: str, pid: str) -> None:
@@ -174,7 +204,8 @@ def load_mei(pattern_id: str) -> Pattern:
         raise UsageError(f"{path}:{mdivs[want].where}: {want} is not two measures, the strokes "
                          "before 半 and the half, as guji edition writes them")
     notes = parts[0] + parts[1]
-    strokes = tuple(_stroke(n, i, path) for i, n in enumerate(notes))
+    own = _own_glyphs(root, witness or _base_source(mdivs[want]))
+    strokes = tuple(_stroke(n, i, path, own) for i, n in enumerate(notes))
     half_at = measures[-1].where
     return Pattern(pid.tradition, pid.diagram, strokes, len(parts[0]), half_at,
                    filename=path, witness=witness)

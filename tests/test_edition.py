@@ -129,7 +129,21 @@ def test_variant_note_and_claims_at_their_places(folder):
     app = next(a for a in root.iter(f"{{{NS['m']}}}app") if a.get(XML_ID) == target)
     assert any("#yishu.一本" in k.get("source").split() for k in app)
     claims = [a for a in root.iter(f"{{{NS['m']}}}annot") if a.get("type") == "count-claim"]
-    assert len(claims) == 16 and all("徐伯鲁" in "".join(c.itertext()) for c in claims)
+    assert len(claims) == 16
+    kinds = set()
+    for c in folder[1]:
+        mdiv = next(m for m in root.iter(f"{{{NS['m']}}}mdiv")
+                    if m.get(XML_ID) == f"{'lu' if c['score'] == '魯' else 'xue'}-{c['diagram']}")
+        annots = [a for a in mdiv.iter(f"{{{NS['m']}}}annot") if a.get("type") == "count-claim"]
+        assert len(annots) == len(c["claims"]) == 4
+        for annot, claim in zip(annots, c["claims"]):
+            assert annot.find("m:q", NS).text == claim["text"].replace("\n", "")
+            assert annot.find("m:persName", NS).text == claim["commentator"] == "徐伯鲁"
+            said = {a.get("plist")[1:]: a.get("type") for a in annot.findall("m:annot", NS)}
+            assert said == {i: "agrees" if claim["readings"][n]["agrees"] else "differs"
+                            for n, i in zip(claim["readings"], _ids(root, claim["readings"]))}
+            kinds.update(said.values())
+    assert kinds == {"agrees", "differs"}
 
 
 def _strokes(midi: mido.MidiFile) -> list[tuple[float, str]]:

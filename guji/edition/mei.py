@@ -38,17 +38,23 @@ MEI_VERSION = "4.0.1"
 SCHEMA = "https://music-encoding.org/schema/4.0.1/mei-all.rng"
 
 TITLE = "投壺 魯鼓 薛鼓"
-SUBTITLE = "The drum scores of the 禮記·投壺: a critical edition of the four patterns"
+SUBTITLE = ("The drum scores of the Book of Rites, chapter Touhu (pitch-pot): a critical "
+            "edition of the four patterns")
 
+#: The editorial principles: paragraphs of (text, language) runs, Chinese
+#: quoted in its own language.
 PRINCIPLES = (
-    "○ (round) is a stroke of the 鼙, the small drum; □ (square) one of the 鼓, the big "
-    "drum (鄭注: 圜者擊鼙，方者擊鼓); each source's own glyph is kept under its note "
-    "(<syl>), of the first witness of each reading. 半 divides each pattern: the 投壺 "
-    "plays from 半 to the end, the 射禮 the whole (取半以下為投壺禮，盡用之為射禮).",
-    "Each pattern's readings are aligned stroke by stroke (guji collate). The base reading "
-    "is the lemma (<lem>); at every place where a witness differs an <app> gives each "
-    "distinct reading once, its @source naming every witness that has it; an empty <rdg> "
-    "is a stroke the witness lacks.",
+    (("A round glyph is a stroke of the small drum (pi), a square one of the big drum (gu): ",
+      "en"), ("圜者擊鼙，方者擊鼓", "zh-Hant"),
+     (" (Zheng Xuan's note). The orthography is normalised: under a note stands the glyph of "
+      "its reading's first witness; each source declares the glyphs it writes "
+      "(annot type=\"glyphs\"). The marker ", "en"), ("半", "zh-Hant"),
+     (" divides each pattern: the pitch-pot rite plays from it to the end, the archery rite "
+      "the whole: ", "en"), ("取半以下為投壺禮，盡用之為射禮", "zh-Hant"), (".", "en")),
+    (("Each pattern's readings are aligned stroke by stroke (guji collate). The base reading "
+      "is the lemma (lem); at every place where a witness differs an app gives each distinct "
+      "reading once, its source attribute naming every witness that has it; an empty rdg is "
+      "a stroke the witness lacks.", "en"),),
 )
 
 
@@ -126,8 +132,17 @@ def _head(root: ET.Element, sources, ids, witnesses) -> None:
     app = sub(sub(encoding, "appInfo"), "application", version=__version__)
     sub(app, "name", "guji")
     decl = sub(encoding, "editorialDecl")
-    for text in PRINCIPLES:
-        sub(decl, "p", text)
+    for runs in PRINCIPLES:
+        p = sub(decl, "p")
+        last = None
+        for text, lang in runs:
+            if lang == "en":
+                if last is None:
+                    p.text = (p.text or "") + text
+                else:
+                    last.tail = (last.tail or "") + text
+            else:
+                last = sub(p, "q", text, lang=lang)
 
 
 def to_mei(collations: Sequence[Collation]) -> str:

@@ -26,8 +26,9 @@ collation's count of variants, and choosing one source at every ``<app>``
 The variant notes (``(一本作○)``) are ``<annot type="variant-note">`` in the
 measure of the places they change, pointing to them (``plist``), with their
 text and place; the count claims are ``<annot type="count-claim">`` of the
-section: the claim as printed, its commentator, and each reading's count,
-agreeing or not.
+section: the claim as printed, its commentator (``<persName>``), and each
+reading's count in an ``<annot type="agrees">`` or ``type="differs"`` pointing
+to its source.
 """
 
 from __future__ import annotations
@@ -150,11 +151,11 @@ def _marks(measure: ET.Element, n: str, lang: str) -> None:
     if n == "2":
         reh = sub(measure, "reh", staff="1", tstamp="1", place="above", lang="zh-Hant")
         sub(reh, "rend", HALF, rend="box")
-        sub(measure, "dir", "投壺: 取半以下 (the half)", staff="1", tstamp="1",
-            place="below", lang="zh-Hant")
+        sub(measure, "dir", "投壺：取半以下", staff="1", tstamp="1", place="below",
+            lang="zh-Hant")
     else:
-        sub(measure, "dir", "射禮: 盡用之 (the whole: from here)", staff="1", tstamp="1",
-            place="below", lang="zh-Hant")
+        sub(measure, "dir", "射禮：盡用之", staff="1", tstamp="1", place="below",
+            lang="zh-Hant")
 
 
 def _variant_notes(measures, c: Collation, cells, apps, ids, lang) -> None:
@@ -167,7 +168,7 @@ def _variant_notes(measures, c: Collation, cells, apps, ids, lang) -> None:
         for note in pattern.notes:
             measure = next((m for m, cols in measures if changed and changed[0] in cols),
                            measures[0][0])
-            attrs = {"type": "variant-note", "source": "#" + ids[text]}
+            attrs = {"type": "variant-note", "source": "#" + ids[text], "lang": "en"}
             if changed:
                 attrs["plist"] = " ".join("#" + apps[col] for col in changed)
             annot = sub(measure, "annot", **attrs)
@@ -178,17 +179,21 @@ def _variant_notes(measures, c: Collation, cells, apps, ids, lang) -> None:
 
 
 def _claim(section: ET.Element, c: Collation, claim, ids, lang) -> None:
-    """A count claim, who states it, and each reading's count against it."""
+    """A count claim: as printed, who says it, where; and every reading's
+    count of it (``<annot type="agrees|differs" plist="#source">``)."""
     cl = claim.claim
-    annot = sub(section, "annot", type="count-claim", source="#" + ids.get(claim.source,
-                                                                         claim.source))
-    sub(annot, "q", cl.text.replace("\n", ""), lang=lang.get(claim.source, "zh"))
-    who = f" {claim.commentator}" if claim.commentator else " (commentator not named)"
-    agree = c.agreement(claim)
-    agreeing = [ids[n] for n, a in agree.items() if a["agrees"]]
-    differing = [f"{ids[n]} {a['counted']}" for n, a in agree.items() if not a["agrees"]]
-    implied = "" if claim.doubt is None else f" (implied {claim.doubt.implied})"
-    annot[-1].tail = clean(f"{who}, {claim.source} line {claim.location.line}, column "
-                      f"{claim.location.column}: {cl.part} {cl.drum.value} {cl.count}{implied}. "
-                      f"Agrees: {', '.join(agreeing) or 'none'}. "
-                      f"Differs: {', '.join(differing) or 'none'}.")
+    source = ids.get(claim.source, claim.source)
+    annot = sub(section, "annot", type="count-claim", source="#" + source, lang="en")
+    said = lang.get(claim.source, "zh")
+    last = sub(annot, "q", cl.text.replace("\n", ""), lang=said)
+    who = " (the text names no commentator)"
+    if claim.commentator:
+        last.tail, who = ", said by ", ""
+        last = sub(annot, "persName", claim.commentator, lang=said)
+    implied = "" if claim.doubt is None else f" (as printed; implied {claim.doubt.implied})"
+    last.tail = clean(f"{who}, {claim.source} line {claim.location.line}, column "
+                      f"{claim.location.column}: the {cl.part} has {cl.count} {cl.drum.value}"
+                      f"{implied}.")
+    for name, a in c.agreement(claim).items():
+        sub(annot, "annot", f"{ids[name]} counts {a['counted']}",
+            type="agrees" if a["agrees"] else "differs", plist="#" + ids[name])

@@ -42,7 +42,11 @@ def test_collate_json_readings_match_scan_json(yishu):
         for name, r in c["readings"].items():
             if r["edition"] != "yishu":
                 assert r["locus"]["file"].endswith(".txt") and "seed_line" in r["locus"]
+                ed = next(e for e in editions() if e.slug == r["edition"])
+                assert (r["siglum"], r["lang"], r["bibl"]["title"]) == (
+                    ed.siglum, ed.lang, ed.bibl.title)
                 continue
+            assert r["bibl"]["title"] == "yishu" and r["siglum"] == name
             seen.add(r["id"])
             if r["witness"] is None:
                 p = scanned[r["id"]]

@@ -233,3 +233,20 @@ def test_bad_input_is_one_line(folder, args, says):
     assert proc.returncode == 2 and says in proc.stderr and len(proc.stderr.splitlines()) == 1, \
         proc.stderr
     assert not (where / "x.mid").exists() and not (where / "x.mei").exists()
+
+
+def test_play_plays_an_edition_reading_on_a_real_stream(folder, tmp_path):
+    """``guji play lu:1@edition.mei~T`` on ALSA's null device: every stroke of 五礼通考's reading."""
+    import os
+    where, collation = folder
+    conf = tmp_path / "asound.conf"
+    conf.write_text("</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n")
+    env = dict(os.environ, ALSA_CONFIG_PATH=str(conf), PYTHONIOENCODING="utf-8")
+    proc = subprocess.run([GUJI, "play", "lu:1@edition.mei~T", "--json", "--rite", "she",
+                           "--interval", "0.02", "--rate", "8000"], cwd=where, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    played = [json.loads(line) for line in proc.stdout.splitlines()]
+    reading = collation[0]["readings"]["wuli-tongkao"]
+    assert [p["drum"] for p in played] == [s["drum"] for s in reading["locus"]["strokes"]]
+    assert {p["part"] for p in played} == {"魯鼓 1 edition.mei~wuli-tongkao"}

@@ -166,6 +166,8 @@ class Collation:
             source = self.sources.get(ed)
             readings[ed] = {"id": p.id, "edition": self.edition_of(ed), "witness": p.witness,
                             "siglum": None if source is None else source.siglum,
+                            "lang": None if source is None else source.lang,
+                            "bibl": None if source is None else source.text.bibl.to_json(),
                             "locus": locus(p), "notes": notes_of(p),
                             "before": "".join(s.glyph for s in p.before),
                             "after": "".join(s.glyph for s in p.half),

@@ -30,7 +30,7 @@ from .. import __version__
 from ..text.collate import Collation, Source
 from .ids import source_ids
 from .music import score_of
-from .xml import MEI, XML, sub, xml_id
+from .xml import MEI, sub, xml_id
 
 __all__ = ["to_mei", "MEI_VERSION"]
 

@@ -6,7 +6,8 @@ sheet`` writes them (:mod:`guji.sheet.layout`): ○ 鼙 in the snare's space
 (``loc="5"``), □ 鼓 in the bass drum's (``loc="1"``), stems up, one stroke a
 quarter note, the two drums named by an ``<instrDef>`` each (General MIDI
 percussion, channel 10, the keys of :data:`guji.midi.gm.DEFAULT_KEYS` as
-``pnum``), the glyph the source writes under each note (``<syl>``).
+``pnum``), the glyph the source writes under each note (``<syl>``), at guji's
+default tempo (``midi.bpm``: one stroke every 0.6 s).
 
 The rite's half and whole are two measures: the strokes before 半 (played
 only in the 射禮, the whole: 盡用之為射禮) and, after a double bar line and a
@@ -40,6 +41,7 @@ from ..midi.gm import DEFAULT_KEYS
 from ..text.collate import Collation
 from ..text.notation import HALF, Drum
 from ..timing.performance import Voice
+from ..timing.score import DEFAULT_INTERVAL
 from .xml import MEI, clean, sub, xml_id
 
 #: Staff position (``loc``: 0 the bottom line) and voice of each drum, as
@@ -79,7 +81,7 @@ def score_of(c: Collation, ids: dict[str, str], lang: dict[str, str]) -> ET.Elem
     mdiv = ET.Element(MEI + "mdiv", {xml_id(): me, "n": str(c.diagram),
                                     "label": f"{c.tradition.label} {c.diagram}"})
     score = sub(mdiv, "score")
-    _score_def(sub(score, "scoreDef", **{"midi.bpm": "100"}), c, me)
+    _score_def(sub(score, "scoreDef", **{"midi.bpm": f"{60 / DEFAULT_INTERVAL:g}"}), c, me)
     section = sub(score, "section")
     half = _half_index(c)
     cells = {name: _cells(c, name) for name in c.readings}
@@ -94,7 +96,7 @@ def score_of(c: Collation, ids: dict[str, str], lang: dict[str, str]) -> ET.Elem
         layer = sub(sub(measure, "staff", n="1"), "layer", n="1")
         for col in columns:
             _column(layer, c, cells, col, me, ids, apps)
-        _marks(measure, n, lang[c.base])
+        _marks(measure, n)
         measures.append((measure, columns))
     _variant_notes(measures, c, cells, apps, ids, lang)
     sub(section, "annot", "Witnesses of this pattern: " + ", ".join(ids[n] for n in c.readings),
@@ -114,9 +116,10 @@ def _score_def(score_def: ET.Element, c: Collation, me: str) -> None:
                                       "label": NAMES[drum], "midi.channel": "9"})
 
 
-def _note(parent: ET.Element, glyph_stroke, me: str, note_id: str) -> None:
-    """One stroke as an unpitched note with its source glyph."""
-    glyph, stroke = glyph_stroke
+def _note(parent: ET.Element, cell, me: str, note_id: str) -> None:
+    """The stroke of a table *cell* (glyph, stroke) as an unpitched note with
+    its source glyph."""
+    stroke = cell[1]
     drum = stroke.drum
     note = sub(parent, "note", **{xml_id(): note_id, "dur": "4", "loc": str(PLACES[drum]),
                                   "pnum": str(DEFAULT_KEYS[VOICES[drum]]), "stem.dir": "up",
@@ -146,7 +149,7 @@ def _column(layer, c: Collation, cells, col: int, me: str, ids, apps) -> None:
             _note(element, cells[names[0]][col], me, f"{app_id}-{tag}{k or ''}-note")
 
 
-def _marks(measure: ET.Element, n: str, lang: str) -> None:
+def _marks(measure: ET.Element, n: str) -> None:
     """The rite's words over a measure, and the boxed 半 over the half."""
     if n == "2":
         reh = sub(measure, "reh", staff="1", tstamp="1", place="above", lang="zh-Hant")

@@ -209,6 +209,21 @@ def test_every_command_reads_an_edition_reading(folder):
     guji("render", "lu:1@edition.mei~T", "-o", "t.wav", cwd=where)
 
 
+def test_a_file_alone_is_collated_for_every_pattern_it_has(folder, tmp_path):
+    where, _ = folder
+    guji("edition", "yishu.txt", "-o", str(tmp_path / "f.mei"), cwd=where)
+    root = ET.parse(tmp_path / "f.mei").getroot()
+    assert [m.get(XML_ID) for m in root.iter(f"{{{NS['m']}}}mdiv")] == [
+        "lu-1", "xue-1", "lu-2", "xue-2"]
+    assert {s.get(XML_ID) for s in root.iter(f"{{{NS['m']}}}source")} == {
+        "liji-zhengyi", "lijing-benyi", "wuli-tongkao", "yishu", "yishu.一本"}
+    witnesses = {m.get(XML_ID): next(a.get("plist").split() for a in m.iter(f"{{{NS['m']}}}annot")
+                                     if a.get("type") == "witnesses")
+                 for m in root.iter(f"{{{NS['m']}}}mdiv")}
+    assert ["#yishu" in w for w in witnesses.values()] == [True, True, False, False]
+    assert "#yishu.一本" in witnesses["lu-1"] and "#yishu.一本" not in witnesses["xue-1"]
+
+
 def test_base_is_the_lemma(folder, tmp_path):
     where, _ = folder
     guji("edition", "lu:1", "--base", "wuli-tongkao", "-o", str(tmp_path / "t.mei"), cwd=where)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ...errors import UsageError
@@ -23,10 +24,12 @@ def register(sub) -> None:
                                    "guji midi 'lu:1@FILE.mei~wuli-tongkao'.",
                        epilog="Examples: guji edition -o tuohu.mei; guji edition lu:1 xue:1 "
                               "-o diagram1.mei; guji edition lu@mine.txt --base mine -o e.mei; "
-                              "guji edition --only lu@a.txt lu@b.txt -o ab.mei")
+                              "guji edition mine.txt -o e.mei; guji edition --only lu@a.txt lu@b.txt "
+                              "-o ab.mei")
     p.add_argument("ids", nargs="*", metavar="ID",
                    help="patterns (lu, xue:2 …; default all four), each optionally with an "
-                        "edition or text file to collate too (lu:1@mine.txt)")
+                        "edition or text file to collate too (lu:1@mine.txt); a text file "
+                        "alone is collated for every pattern it has (as guji collate FILE)")
     p.add_argument("-o", "--output", required=True, metavar="FILE.mei",
                    help="the MEI file to write ('-': standard output)")
     p.add_argument("--only", action="store_true",
@@ -41,6 +44,10 @@ def _chosen(ids: list[str]) -> tuple[set, list[str], list[str]]:
     """The patterns the ids choose, and the shipped editions and files they name."""
     patterns, shipped, files = set(), [], []
     for raw in ids:
+        if "@" not in raw and os.path.isfile(raw):       # a text file: every pattern it has
+            if raw not in files:
+                files.append(raw)
+            continue
         pid = PatternId.parse(raw)
         if pid.witness is not None:
             raise UsageError(f"{raw}: guji edition takes patterns and editions, not one "

@@ -24,6 +24,12 @@ without a stroke there has an empty one. So the ``<app>`` count is the
 collation's count of variants, and choosing one source at every ``<app>``
 (verovio's ``appXPathQuery``) gives exactly that witness's strokes.
 
+The measures part at the base's 半. A reading that puts 半 elsewhere (a
+copy that reads the chapter's other diagram, a 半 misplaced) has its own:
+an ``<app type="half">`` where it stands, its ``<rdg>`` a double bar line
+(``<barLine label="半">``), the ``<lem>`` empty; such an ``<app>`` is no
+place of variation of the strokes: the untyped ``<app>`` elements stay their count.
+
 The variant notes (``(一本作○)``) are ``<annot type="variant-note">`` in the
 measure of the places they change, pointing to them (``plist``), with their
 text and place; the count claims are ``<annot type="count-claim">`` of the
@@ -36,7 +42,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..errors import UsageError
 from ..midi.gm import DEFAULT_KEYS
 from ..text.collate import Collation
 from ..text.notation import HALF, Drum
@@ -58,14 +63,8 @@ def mdiv_id(c: Collation) -> str:
 
 
 def _half_index(c: Collation) -> int:
-    """The column of the collation's table where 半 stands for every reading;
-    :class:`UsageError` when the readings put 半 in different places."""
-    places = {row.index(HALF) for row in c.columns.values()}
-    if len(places) != 1:
-        raise UsageError(f"{c.tradition.label} {c.diagram}: the readings put 半 at different "
-                         "places of the collation, which this MEI edition cannot encode "
-                         "(guji collate shows where)")
-    return places.pop()
+    """The column of the collation's table where the base reading's 半 stands."""
+    return c.columns[c.base].index(HALF)
 
 
 def _cells(c: Collation, row: str) -> list[tuple[str, object]]:
@@ -127,11 +126,26 @@ def _note(parent: ET.Element, cell, me: str, note_id: str) -> None:
     sub(sub(note, "verse", n="1"), "syl", stroke.raw)
 
 
+def _half_app(layer, c: Collation, cells, col: int, me: str, ids) -> None:
+    """Where some readings put 半 and the base does not: an ``<app type="half">``,
+    the ``<lem>`` (the base, and all who agree) empty, the ``<rdg>`` of those
+    whose 半 stands here a double bar line."""
+    here = [n for n in c.readings if cells[n][col][0] == HALF]
+    app = sub(layer, "app", **{xml_id(): f"{me}-half{col}", "type": "half"})
+    sub(app, "lem", source=" ".join("#" + ids[n] for n in c.readings if n not in here))
+    rdg = sub(app, "rdg", source=" ".join("#" + ids[n] for n in here))
+    sub(rdg, "barLine", form="dbl", label=HALF)
+
+
 def _column(layer, c: Collation, cells, col: int, me: str, ids, apps) -> None:
-    """One column of the table: a shared note, or an ``<app>``."""
+    """One column of the table: a shared note, an ``<app>``, or where some
+    readings (not the base) put 半, an ``<app type="half">``."""
     glyphs: dict[str, list[str]] = {}
     for name in c.readings:
         glyphs.setdefault(cells[name][col][0], []).append(name)
+    if HALF in glyphs:
+        _half_app(layer, c, cells, col, me, ids)
+        return
     if len(glyphs) == 1:
         _note(layer, cells[c.base][col], me, f"{me}-c{col}")
         return

@@ -9,7 +9,8 @@ whose ``source`` names that witness (by its ``xml:id`` or its siglum, the
 glyph under the note (``<syl>``: ○ 鼙, □ 鼓 …), else from its staff place;
 the glyph the source writes for that drum where its ``<source>`` declares
 one (``<annot type="glyphs">``: 五礼通考's 囗), else the note's; 半 stands
-between the two measures (the whole's first part and the half).
+between the two measures (the whole's first part and the half), or where
+the witness's own ``<barLine>`` stands (``<app type="half">``).
 
 Each stroke's place is its ``<note>``'s start tag in the MEI file (line and
 column, 1-based), so messages and displays point into the edition. A file
@@ -147,10 +148,11 @@ def _own_glyphs(root: _Node, witness: str | None) -> dict:
 
 
 def _notes(node: _Node, witness: str | None, path: str, pid: str) -> list[_Node]:
-    """The notes of a layer (or a reading) as the witness reads them, in order."""
+    """The notes of a layer (or a reading) as the witness reads them, in
+    order, and its own 半 where it puts it elsewhere (a ``<barLine>``)."""
     out = []
     for child in node.children:
-        if child.tag == "note":
+        if child.tag in ("note", "barLine"):
             out.append(child)
         elif child.tag == "app":
             out += _notes(_chosen(child, witness, path, pid), witness, path, pid)
@@ -203,9 +205,22 @@ def load_mei(pattern_id: str) -> Pattern:
     if len(parts) != 2 or not parts[1]:
         raise UsageError(f"{path}:{mdivs[want].where}: {want} is not two measures, the strokes "
                          "before 半 and the half, as guji edition writes them")
-    notes = parts[0] + parts[1]
     own = _own_glyphs(root, witness or _base_source(mdivs[want]))
+    return _pattern(pid, parts, measures[-1].where, own, witness, pattern_id)
+
+
+def _pattern(pid: PatternId, parts: list, boundary: Location, own: dict,
+             witness: str | None, pattern_id: str) -> Pattern:
+    """The reading of the two measures' *parts* (notes, and a 半 of the
+    witness's own where it stands elsewhere than at the measures' *boundary*)."""
+    path = pid.source
+    items = parts[0] + parts[1]
+    bars = [k for k, n in enumerate(items) if n.tag == "barLine"]
+    if len(bars) > 1:
+        raise UsageError(f"{path}:{items[bars[1]].where}: {pattern_id}: a second 半 in one "
+                         "reading")
+    notes = [n for n in items if n.tag == "note"]
+    half, half_at = ((bars[0], items[bars[0]].where) if bars else (len(parts[0]), boundary))
     strokes = tuple(_stroke(n, i, path, own) for i, n in enumerate(notes))
-    half_at = measures[-1].where
-    return Pattern(pid.tradition, pid.diagram, strokes, len(parts[0]), half_at,
-                   filename=path, witness=witness)
+    return Pattern(pid.tradition, pid.diagram, strokes, half, half_at, filename=path,
+                   witness=witness)

@@ -5,8 +5,9 @@ For each of the four patterns (魯鼓 and 薛鼓 × diagrams 1 and 2),
 (:mod:`guji.text.corpus`: the shipped editions and any text files) and of
 every witness their variant notes name (``yishu~一本``), and
 
-* aligns each against the base reading (the first text's: the default
-  edition, 禮記正義, unless only files are collated) stroke by stroke on one
+* aligns each against the base reading (the one asked for, else the first
+  text's: the default edition, 禮記正義, unless only files are collated) stroke
+  by stroke on one
   grid (:func:`guji.text.grid.align_many`, walked with
   :meth:`~guji.text.grid.Grid.walk_with_halves` as every display of a grid
   is), gathering the differences into *variants*: one per place where some

@@ -7,8 +7,7 @@ every witness their variant notes name (``yishu~一本``), and
 
 * aligns each against the base reading (the one asked for, else the first
   text's: the default edition, 禮記正義, unless only files are collated) stroke
-  by stroke on one
-  grid (:func:`guji.text.grid.align_many`, walked with
+  by stroke on one grid (:func:`guji.text.grid.align_many`, walked with
   :meth:`~guji.text.grid.Grid.walk_with_halves` as every display of a grid
   is), gathering the differences into *variants*: one per place where some
   reading differs, naming who reads what;

@@ -137,6 +137,38 @@ def test_every_source_pointed_to_is_described(notes_folder):
     assert sources["yishu.一本"].find("m:bibl/m:relatedItem", NS).get("target") == "#yishu"
 
 
+#: Elements whose own text is Chinese where it holds CJK ideographs.
+WORDS = {"title", "q", "persName", "syl", "label", "dir", "rend", "edition", "biblScope",
+         "genre", "identifier", "resp"}
+
+
+def _cjk(text):
+    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text or "")
+
+
+def test_chinese_text_is_tagged_chinese(folder):
+    """Every title, quotation, name, glyph, label and direction holding Chinese is in the scope
+    of an xml:lang zh-Hant, zh-Hans or zh; the header's prose is English."""
+    lang_of = "{http://www.w3.org/XML/1998/namespace}lang"
+    root = mei_tree(folder)
+    assert root.find("m:meiHead", NS).get(lang_of) == "en"
+    checked = 0
+
+    def walk(el, lang):
+        nonlocal checked
+        lang = el.get(lang_of, lang)
+        if el.tag.split("}")[1] in WORDS and _cjk(el.text):
+            assert lang in ("zh-Hant", "zh-Hans", "zh"), (el.tag, el.text, lang)
+            checked += 1
+        for child in el:
+            walk(child, lang)
+
+    walk(root, None)
+    assert checked > 20          # titles, labels, directions, quotations, 囗 …
+    glyphs = [s for s in root.iter(f"{{{NS['m']}}}syl") if s.text == "囗"]
+    assert glyphs and all(s.get(lang_of) == "zh-Hans" for s in glyphs)
+
+
 def test_variant_note_and_claims_at_their_places(notes_folder):
     root = mei_tree(notes_folder)
     notes = [a for a in root.iter(f"{{{NS['m']}}}annot") if a.get("type") == "variant-note"]

@@ -115,15 +115,15 @@ def _score_def(score_def: ET.Element, c: Collation, me: str) -> None:
                                       "label": NAMES[drum], "midi.channel": "9"})
 
 
-def _note(parent: ET.Element, cell, me: str, note_id: str) -> None:
+def _note(parent: ET.Element, cell, me: str, note_id: str, lang: str) -> None:
     """The stroke of a table *cell* (glyph, stroke) as an unpitched note with
-    its source glyph."""
+    its source glyph (in the language of its source's writing, *lang*)."""
     stroke = cell[1]
     drum = stroke.drum
     note = sub(parent, "note", **{xml_id(): note_id, "dur": "4", "loc": str(PLACES[drum]),
                                   "pnum": str(DEFAULT_KEYS[VOICES[drum]]), "stem.dir": "up",
                                   "instr": f"#{me}-{'pi' if drum is Drum.SMALL else 'gu'}"})
-    sub(sub(note, "verse", n="1"), "syl", stroke.raw)
+    sub(sub(note, "verse", n="1"), "syl", stroke.raw, lang=lang)
 
 
 def _half_app(layer, c: Collation, cells, col: int, me: str, ids) -> None:
@@ -137,6 +137,12 @@ def _half_app(layer, c: Collation, cells, col: int, me: str, ids) -> None:
     sub(rdg, "barLine", form="dbl", label=HALF)
 
 
+def _lang(c: Collation, name: str) -> str:
+    """The language tag of a reading's source (``zh`` where not known)."""
+    source = c.sources.get(name)
+    return "zh" if source is None else source.lang
+
+
 def _column(layer, c: Collation, cells, col: int, me: str, ids, apps) -> None:
     """One column of the table: a shared note, an ``<app>``, or where some
     readings (not the base) put 半, an ``<app type="half">``."""
@@ -147,7 +153,7 @@ def _column(layer, c: Collation, cells, col: int, me: str, ids, apps) -> None:
         _half_app(layer, c, cells, col, me, ids)
         return
     if len(glyphs) == 1:
-        _note(layer, cells[c.base][col], me, f"{me}-c{col}")
+        _note(layer, cells[c.base][col], me, f"{me}-c{col}", _lang(c, c.base))
         return
     app_id = f"{me}-app{len(apps) + 1}"
     apps[col] = app_id
@@ -160,7 +166,8 @@ def _column(layer, c: Collation, cells, col: int, me: str, ids, apps) -> None:
         element = sub(app, tag, **{xml_id(): f"{app_id}-{tag}{k or ''}",
                                    "source": " ".join("#" + ids[n] for n in names)})
         if glyph:
-            _note(element, cells[names[0]][col], me, f"{app_id}-{tag}{k or ''}-note")
+            _note(element, cells[names[0]][col], me, f"{app_id}-{tag}{k or ''}-note",
+                  _lang(c, names[0]))
 
 
 def _marks(measure: ET.Element, n: str) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .. import __version__
-from ..text.align import align_patterns
+from ..text.align import align_patterns, check_patterns
 from ..text.grid import Cell, HalfColumn, align_many
 from ..text.names import LETTERS, file_stem, part_name
 from ..timing.compare import MODES, compare
@@ -316,6 +316,8 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
     for m in modes:
         if m not in MODES:
             raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
+    for other in patterns[1:]:          # the page aligns A with each, after the audio
+        check_patterns(patterns[0], other)
     return patterns
 
 

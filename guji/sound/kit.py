@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError, escape_controls
+from ..files import reason
 from ..timing.performance import VOICE_NAMES, Voice
 from .oneshot import check_rate, voice_one_shot
 from .recordings import RECORDING_EXTENSIONS
@@ -140,6 +141,14 @@ def load_kit(path_or_dir: str | os.PathLike, rate: int = 48000) -> Kit:
     """
     rate = check_rate(rate)
     p = Path(path_or_dir)
+    try:
+        os.stat(p)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as e:       # a name too long, a NUL in it
+        raise UsageError(f"{escape_controls(str(p))}: cannot read: "
+                         f"{reason(e) if isinstance(e, OSError) else 'a NUL in the name'}") \
+            from None
     if p.is_dir():
         kit = _kit_from_directory(p, rate)
     elif p.is_file():

@@ -88,7 +88,7 @@ def resample(x: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
 def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, int]:
     import soundfile as sf
     try:
-        with sf.SoundFile(path) as f:
+        with open(path, "rb") as raw, sf.SoundFile(raw) as f:    # any name
             frames, source_rate = _measured(path, f)
             mono = _read_mono(f, frames)
     except UsageError:

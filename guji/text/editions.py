@@ -11,7 +11,8 @@ An id names one pattern: ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``.
   (``(一本作○)``: :mod:`guji.text.witnesses`), named as the note names it:
   ``~一本``, ``~宋本``. The witness is what follows the last ``~``, unless that
   holds a path separator or the whole EDITION is an existing file (a file
-  name with ``~`` in it).
+  name with ``~`` in it); a witness whose name holds ``~`` follows the first
+  ``~`` after an edition or an existing file.
 
 Examples: ``lu``, ``xue:2``, ``魯:1@wuli-tongkao``, ``lu:2@mynotes.txt``,
 ``lu:1@mynotes.txt~一本``.
@@ -186,6 +187,13 @@ def _witness_part(text: str) -> tuple[str, str | None]:
     source = text.split("@", 1)[1] if "@" in text else ""
     if source and os.path.isfile(source):
         return text, None
+    # a witness whose name holds ~ (一~本): the first ~ after an edition or a file that is there
+    at = text.find("@") + 1
+    if at and "~" in head[at:]:
+        slugs = {e.slug for e in editions()}
+        for k in (i for i, ch in enumerate(text) if ch == "~" and i > at):
+            if text[at:k] in slugs or os.path.isfile(text[at:k]):
+                return text[:k], text[k + 1:]
     return head, witness
 
 

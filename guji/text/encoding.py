@@ -23,7 +23,7 @@ import sys
 
 from ..errors import EncodingError
 from ..files import reason
-from ..limits import LimitError, current
+from ..limits import LimitError, current, size_text
 
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "gb18030", "big5")
 
@@ -130,11 +130,11 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     most = current().text_bytes
     if name == "-":
         name = "<stdin>"
-        data = _read(sys.stdin.buffer, most)
+        data = _read(sys.stdin.buffer, most, name)
     else:
         try:
             with open(path, "rb") as f:
-                data = _read(f, most)
+                data = _read(f, most, name)
         except FileNotFoundError:
             raise EncodingError(f"{name}: no such file") from None
         except IsADirectoryError:
@@ -144,9 +144,25 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     if len(data) > most:
         shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
         raise LimitError(f"{name}: over guji's limit of {shown} for an input text")
+    if len(data) > HARD_TEXT_BYTES:
+        raise LimitError(f"{name}: over {HARD_TEXT_BYTES // 2 ** 30} GiB, more than any input "
+                         "text can be (reading it would take about 20 times that in memory)",
+                         forcible=False)
     return decode(data, encoding, name)
 
 
-def _read(f, most: float) -> bytes:
-    """All of *f*, or one byte more than *most*."""
-    return f.read() if most == float("inf") else f.read(int(most) + 1)
+#: The largest input text whatever the limits (``--force``): scanning takes
+#: about 20 bytes of memory a byte of text.
+HARD_TEXT_BYTES = 2 ** 30
+
+
+def _read(f, most: float, name: str) -> bytes:
+    """All of *f*, or one byte more than *most*. Without a limit (``--force``)
+    an input larger than memory (``/dev/zero`` is endless) is one line."""
+    if most != float("inf"):
+        return f.read(int(most) + 1)
+    try:
+        return f.read(HARD_TEXT_BYTES + 1)
+    except MemoryError:
+        raise EncodingError(f"{name}: ran out of memory reading it "
+                            "(is it endless, like /dev/zero?)") from None

@@ -48,7 +48,7 @@ from .follow import SCRIPT as FOLLOW_SCRIPT, STYLE as FOLLOW_STYLE, follow_data
 from .legend import pattern_title
 from .source import source_drawing
 from .timeline import timeline_drawing
-from ..errors import UsageError, escape_controls
+from ..errors import UsageError, escape_controls, xml_text
 from ..text.notation import HALF, Pattern
 from ..files import make_folder, writing
 
@@ -148,7 +148,7 @@ table.alignment td.gap { color: #999; }
 
 
 def _e(text: object) -> str:
-    return html.escape(escape_controls(str(text)), quote=True)
+    return html.escape(xml_text(escape_controls(str(text))), quote=True)
 
 
 def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
@@ -337,7 +337,8 @@ def _audio_writer(folder: Path, audio_format: str, kit, rate: int,
         write_audio(path, performance, kit=kit, rate=rate, format=audio_format, subtype=subtype)
         if progress:
             progress(f"wrote {path}")
-        return soundfile.info(str(path)).duration
+        with open(path, "rb") as f:           # any name: libsndfile takes no surrogates
+            return soundfile.info(f).duration
 
     return write
 

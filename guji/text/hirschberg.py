@@ -156,13 +156,18 @@ class _Problem:
         np = self._numpy()
         e = len(first) - 1
         steps = self._steps[: e + 1]
-        code_b, side_b = self._code_b[:e], self._side_b[:e]
         table = np.empty((r1 - r0 + 1, e + 1), dtype=np.int64) if keep else None
         row = first
         if keep:
             table[0] = first
+        pairs = self._pairs
         for i in range(r0 + 1, r1 + 1):
-            pair = (code_b != self.code_a[i - 1]) * self.unit + (side_b != self.side_a[i - 1])
+            key = (self.code_a[i - 1], self.side_a[i - 1])
+            pair = pairs.get(key)
+            if pair is None:            # one row of pair costs for each kind of item in a
+                pair = pairs[key] = ((self._code_b != key[0]) * self.unit
+                                     + (self._side_b != key[1]))
+            pair = pair[:e]
             t = np.empty(e + 1, dtype=np.int64)
             t[0] = row[0] + self.unit
             np.minimum(row[:-1] + pair, row[1:] + self.unit, out=t[1:])
@@ -180,4 +185,5 @@ class _Problem:
             self._steps = np.arange(len(self.code_b) + 1, dtype=np.int64) * self.unit
             self._code_b = np.array(self.code_b, dtype=np.int64)
             self._side_b = np.array(self.side_b, dtype=np.int64)
+            self._pairs: dict = {}
         return self._np

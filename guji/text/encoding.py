@@ -18,12 +18,14 @@ Chinese text files come as UTF-8 (with or without BOM), UTF-16 or UTF-32
 from __future__ import annotations
 
 import codecs
+import io
 import os
+import stat
 import sys
 
 from ..errors import EncodingError
 from ..files import reason
-from ..limits import LimitError, current, size_text
+from ..limits import LimitError, current
 
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "gb18030", "big5")
 
@@ -157,12 +159,26 @@ HARD_TEXT_BYTES = 2 ** 30
 
 
 def _read(f, most: float, name: str) -> bytes:
-    """All of *f*, or one byte more than *most*. Without a limit (``--force``)
-    an input larger than memory (``/dev/zero`` is endless) is one line."""
-    if most != float("inf"):
-        return f.read(int(most) + 1)
+    """All of *f*, or one byte more than *most* (without a limit, ``--force``:
+    than :data:`HARD_TEXT_BYTES`). A file is read at its size; a device or a
+    pipe a block at a time, so nothing near the limit is taken before it is
+    read. An input larger than memory (``/dev/zero`` is endless) is one line."""
+    bound = int(min(most, HARD_TEXT_BYTES)) + 1
     try:
-        return f.read(HARD_TEXT_BYTES + 1)
+        info = os.fstat(f.fileno())
+        size = info.st_size if stat.S_ISREG(info.st_mode) else None
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        size = None
+    try:
+        if size is not None:
+            return f.read(min(size + 1, bound))
+        data = bytearray()
+        while len(data) < bound:
+            chunk = f.read(min(2 ** 20, bound - len(data)))
+            if not chunk:
+                break
+            data += chunk
+        return data if len(data) >= bound else bytes(data)     # over: only its length counts
     except MemoryError:
         raise EncodingError(f"{name}: ran out of memory reading it "
                             "(is it endless, like /dev/zero?)") from None

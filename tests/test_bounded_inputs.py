@@ -101,6 +101,10 @@ def test_a_header_out_of_range_is_refused_before_decoding(tmp_path, monkeypatch)
     ('["鼙"]\nsample = "\\u0000x"\n', 'sample U+0000x holds a NUL character'),
     ('["鼙"]\nlevel = -3.0\n[small]\nlevel = -6.0\n', '["鼙"] and [small] are both the 鼙'),
     ('[big]\n["鼓"]\n', '[big] and ["鼓"] are both the 鼓'),
+    # each mode a pass over every sample: 50,000 of them would synthesise for hours
+    ("[small]\n" + "".join(f"{k} = [{', '.join([v] * 50_000)}]\n" for k, v in
+                           (("mode_ratios", "1.5"), ("mode_gains", "0.1"), ("mode_decays", "0.2"))),
+     "[small] mode_ratios lists 50,000 modes: at most 64"),
 ])
 def test_a_bad_kit_file_is_one_line(tmp_path, text, words):
     (tmp_path / "kit.toml").write_text(text, encoding="utf-8")

@@ -34,6 +34,14 @@ The cost is symmetric (``align(a, b).distance == align(b, a).distance``) but
 the chosen ops of ``align(b, a)`` need not be the mirror image of
 ``align(a, b)``'s.
 
+Bounded work
+------------
+Aligning *n* strokes with *m* weighs ``n × m`` pairs: measured before any
+work against :attr:`guji.limits.Limits.alignment` (1,000,000 pairs; the
+editions' patterns have a few dozen strokes), and traced in memory linear in
+the strokes, not the pairs (:mod:`guji.text.hirschberg`), giving the very
+ops the whole table's trace gives.
+
 Several readings on one grid of aligned columns (the reference and every
 other reading aligned to it with :func:`align_patterns`), and the one walk
 over that grid that every display shares, are :mod:`guji.text.grid`.

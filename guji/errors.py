@@ -7,6 +7,7 @@ with status 2; it never shows a Python traceback for these.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -30,18 +31,49 @@ class EncodingError(GujiError):
 #: (bidirectional overrides reorder what follows), surrogates, and the
 #: Unicode line and paragraph separators.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: What XML 1.0 forbids in a document (its Char production), surrogates aside.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def escape_controls(text: str) -> str:
-    """*text* with every control or format character written as ``U+001B``.
+    """*text* with every control or format character written as ``U+001B``,
+    and each byte of a name that was not UTF-8 (Python's ``surrogateescape``:
+    U+DC80–U+DCFF) as ``\\xff``.
 
     >>> escape_controls("a\x1b[2Jb")
     'aU+001B[2Jb'
+    >>> escape_controls("bad\\udcff.txt")
+    'bad\\\\xff.txt'
     """
     if text.isprintable():
         return text
-    return "".join(f"U+{ord(ch):04X}" if unicodedata.category(ch) in _HIDDEN_CATEGORIES else ch
+    return "".join(_escaped(ch) if unicodedata.category(ch) in _HIDDEN_CATEGORIES else ch
                    for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+
+
+def encodable(text: str) -> str:
+    """*text* as it can be written in UTF-8 inside a file (a MIDI track name,
+    a page): each byte of a name that was not UTF-8 as ``\\xff``, any other
+    lone surrogate as U+FFFD; else unchanged."""
+    if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return text
+    return "".join((_escaped(ch) if 0xDC80 <= ord(ch) <= 0xDCFF else "\ufffd")
+                   if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+
+
+def xml_text(text: str) -> str:
+    """*text* with what XML 1.0 cannot hold replaced (:func:`encodable`, then the C0
+    controls other than tab, newline and carriage return, and U+FFFE / U+FFFF,
+    as ``U+FFFE``): every XML guji writes is well formed, whatever the name."""
+    text = encodable(text)
+    if not _XML_FORBIDDEN.search(text):
+        return text
+    return _XML_FORBIDDEN.sub(lambda m: f"U+{ord(m.group()):04X}", text)
 
 
 def describe_char(text: str) -> str:

@@ -10,9 +10,10 @@ decides how a target is written (:func:`destination`):
   hard link to the old file keeps the old content);
 * **a symbolic link**: followed; the file it points to is written
   atomically, and the link stays a link;
-* **a device, a FIFO, a socket** (``/dev/null``, a named pipe): written to
-  directly, in order, never replaced, never read back (*streamed*): ``-o
-  /dev/null`` times a render, ``-o pipe`` feeds another program;
+* **a character device, a FIFO, a socket** (``/dev/null``, a named pipe):
+  written to directly, in order, never replaced, never read back
+  (*streamed*): ``-o /dev/null`` times a render, ``-o pipe`` feeds another
+  program; a **block device** (a disk, ``/dev/sda``) is refused;
 * **``-``**: standard output, streamed (refused for binary data when it is a
   terminal); an open binary file object is streamed too;
 * **a directory**: refused, as is an empty name or a missing folder.
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from .errors import UsageError
+from .errors import UsageError, escape_controls
 
 #: The name that means standard output.
 STDOUT = "-"
@@ -160,11 +161,24 @@ def destination(where, *, hint: str = "", binary: bool = True) -> Destination:
         raise UsageError(f"{name}: cannot write: {reason(e)}") from None
     if stat.S_ISDIR(info.st_mode):
         raise UsageError(f"{name}: is a directory{hint}")
+    if stat.S_ISBLK(info.st_mode):            # a disk or a partition: never written over
+        raise UsageError(f"{name}: is a block device (a disk or a partition): guji writes "
+                         "only to files, character devices, named pipes and sockets")
     if not stat.S_ISREG(info.st_mode):
         return Destination(name, path, True)      # a device, FIFO or socket: written directly
     if not os.access(path, os.W_OK):
-        raise UsageError(f"{name}: cannot write: permission denied")
+        raise UsageError(f"{name}: cannot write: {_why_not_writable(path)}")
     return Destination(name, Path(os.path.realpath(path)), False)
+
+
+def _why_not_writable(path: Path) -> str:
+    """Why an existing file cannot be written: its file system, or its permissions."""
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return reason(OSError(errno.EROFS, ""))
+    except (OSError, AttributeError):          # AttributeError: no statvfs (Windows)
+        pass
+    return reason(OSError(errno.EACCES, ""))
 
 
 def _new_file(name: str, path: Path) -> Path:
@@ -173,6 +187,9 @@ def _new_file(name: str, path: Path) -> Path:
     real = Path(os.path.realpath(path))
     parent = real.parent
     if not parent.is_dir():
+        if path.is_symlink():                  # a link into a folder that is not there
+            raise UsageError(f"{name}: a link to {escape_controls(os.readlink(path))!r}, in "
+                             f"no such directory {escape_controls(str(parent))!r}")
         shown = path.parent if str(path.parent) else Path(".")
         raise UsageError(f"{name}: no such directory {str(shown)!r}")
     return real
@@ -284,12 +301,12 @@ def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path
     if it is something else, or cannot be made."""
     folder = Path(path)
     name = os.fspath(path) or "."
-    if folder.is_dir():
+    if os.path.isdir(folder):            # os.path: False for a name too long, not OSError
         return folder, False
-    if folder.exists() or folder.is_symlink():
+    if os.path.lexists(folder):
         raise UsageError(f"{name}: exists and is not a directory")
     parent = folder.parent if str(folder.parent) else Path(".")
-    if not parents and not parent.is_dir():
+    if not parents and not os.path.isdir(parent):
         raise UsageError(f"{name}: no such directory {str(parent)!r}")
     try:
         folder.mkdir(parents=parents)

@@ -14,7 +14,10 @@ measured before anything is made, against a :class:`Limits`:
 * :attr:`Limits.midi_notes` — the most notes in one MIDI file (a MIDI file
   is built in memory, about a kilobyte a note: :mod:`guji.midi.size`);
 * :attr:`Limits.text_bytes` — the largest input text, 64 MiB
-  (:func:`guji.text.encoding.read_text`).
+  (:func:`guji.text.encoding.read_text`);
+* :attr:`Limits.alignment` — the most pairs of strokes weighed to align two
+  readings (strokes × strokes: diff, collate, draw, page, compare's diff;
+  :func:`guji.text.align.check_alignment`).
 
 These are guji's choices, and can be lifted: the command line's
 ``--force``, or in Python::
@@ -58,18 +61,23 @@ class Limits:
         Notes in one MIDI file (default 1,000,000: about 1.1 GB while built).
     text_bytes:
         Bytes of one input text (default 64 MiB).
+    alignment:
+        Pairs of strokes weighed to align two readings, the strokes of one
+        times the strokes of the other (default 1,000,000: two patterns of
+        1,000 strokes, about a second; the editions' have a few dozen).
     """
 
     longest: float = 24 * 3600.0
     parts: float = 100_000
     midi_notes: float = 1_000_000
     text_bytes: float = 64 * 2 ** 20
+    alignment: float = 1_000_000
 
 
 #: The limits guji starts with.
 DEFAULT = Limits()
 #: No limit but the hard ones (``--force``).
-NONE = Limits(math.inf, math.inf, math.inf, math.inf)
+NONE = Limits(math.inf, math.inf, math.inf, math.inf, math.inf)
 
 _current: ContextVar[Limits] = ContextVar("guji_limits", default=DEFAULT)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import mido
 
-from ..errors import UsageError
+from ..errors import UsageError, encodable
 from ..timing.score import check_interval
 from .size import MAX_DELTA, check_delta
 
@@ -126,7 +126,7 @@ class TickTrack:
         (:func:`~guji.midi.size.check_delta`: the advice names a resolution
         that fits, given *ticks_per_beat*)."""
         track = mido.MidiTrack()
-        track.append(mido.MetaMessage("track_name", name=self.name, time=0))
+        track.append(mido.MetaMessage("track_name", name=encodable(self.name), time=0))
         now = 0
         for tick, _, _, item in sorted(self.events, key=lambda e: e[:3]):
             if tick - now > MAX_DELTA:
@@ -138,8 +138,18 @@ class TickTrack:
                 track.append(mido.Message(kind, skip_checks=True, channel=channel, note=key,
                                           velocity=velocity, time=tick - now))
             else:
-                track.append(item.copy(time=tick - now))
+                track.append(_encodable(item).copy(time=tick - now))
             now = tick
         track.append(mido.MetaMessage("end_of_track", time=check_delta(
             max(0, end_tick - now), self.name, ticks_per_beat or 1)))
         return track
+
+
+def _encodable(message: mido.MetaMessage) -> mido.MetaMessage:
+    """*message* with its text (a name from a file or the command line) such as
+    UTF-8 can hold (:func:`~guji.errors.encodable`): mido encodes it when saved."""
+    for field in ("text", "name"):
+        value = getattr(message, field, None)
+        if isinstance(value, str) and encodable(value) != value:
+            return message.copy(**{field: encodable(value)})
+    return message

@@ -27,7 +27,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from ..errors import UsageError
+from ..errors import UsageError, xml_text
 from .lilypond import to_lilypond
 from .model import Sheet
 from .musicxml import CJK_SERIF, to_musicxml
@@ -158,7 +158,7 @@ def _with_heading(sheet: Sheet, pages: list[str], width_mm: float) -> str:
 
 
 def _xml(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (xml_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
 

@@ -16,7 +16,7 @@ Every text is set in one CJK serif font (:data:`CJK_SERIF`, Debian's
 
 from __future__ import annotations
 
-from ..errors import UsageError
+from ..errors import UsageError, encodable
 from ..timing.performance import Voice
 from .layout import HALF_SPACES, bpm_text, check_glyphs, repeat_text, time_changes
 from .model import Measure, Note, Sheet
@@ -39,8 +39,8 @@ _BAR_LINES = {"double": '\\bar "||"', "final": '\\bar "|."'}
 
 
 def ly_string(text: str) -> str:
-    """A LilyPond string literal of *text*."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A LilyPond string literal of *text* (any name: UTF-8 can hold it)."""
+    return '"' + encodable(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _name(index: int) -> str:

@@ -33,6 +33,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 from .. import __version__
+from ..errors import xml_text
 from ..timing.performance import Voice
 from .layout import HEADS, POSITIONS, bpm_text, check_glyphs, repeat_text, time_changes
 from .model import Measure, Sheet
@@ -57,9 +58,10 @@ _BAR_STYLES = {"double": "light-light", "final": "light-heavy", "repeat-end": "l
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrib) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k.replace("_", "-"): str(v) for k, v in attrib.items()})
+    element = ET.SubElement(parent, tag, {k.replace("_", "-"): xml_text(str(v))
+                                          for k, v in attrib.items()})
     if text is not None:
-        element.text = text
+        element.text = xml_text(text)     # any name, well-formed XML
     return element
 
 

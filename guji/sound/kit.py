@@ -43,7 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, escape_controls
+from ..files import reason
 from ..timing.performance import VOICE_NAMES, Voice
 from .oneshot import check_rate, voice_one_shot
 from .recordings import RECORDING_EXTENSIONS
@@ -140,6 +141,14 @@ def load_kit(path_or_dir: str | os.PathLike, rate: int = 48000) -> Kit:
     """
     rate = check_rate(rate)
     p = Path(path_or_dir)
+    try:
+        os.stat(p)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as e:       # a name too long, a NUL in it
+        raise UsageError(f"{escape_controls(str(p))}: cannot read: "
+                         f"{reason(e) if isinstance(e, OSError) else 'a NUL in the name'}") \
+            from None
     if p.is_dir():
         kit = _kit_from_directory(p, rate)
     elif p.is_file():
@@ -154,18 +163,35 @@ def load_kit(path_or_dir: str | os.PathLike, rate: int = 48000) -> Kit:
     return kit
 
 
-def _kit_from_toml(path: Path, rate: int) -> Kit:
+#: The largest kit file read (a kit file of every parameter is about 3 kB).
+MAX_KIT_BYTES = 2 ** 20
+
+
+def _read_toml(path: Path) -> dict:
+    """The TOML of a kit file, measured before it is read (:data:`MAX_KIT_BYTES`)."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_KIT_BYTES + 1)
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: a kit file must be UTF-8 TOML") from None
     except OSError as e:
         raise UsageError(f"{path}: cannot read: {e.strerror}") from None
+    if len(raw) > MAX_KIT_BYTES:
+        raise UsageError(f"{path}: over {MAX_KIT_BYTES // 1024} kB: not a kit file")
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path}: not a valid kit file: {e}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: not a valid kit file: arrays or tables nested too deep") \
+            from None
+
+
+def _kit_from_toml(path: Path, rate: int) -> Kit:
+    data = _read_toml(path)
     kit = Kit(rate=rate, name=path.stem)
+    tables: dict[Voice, str] = {}
     for key, value in data.items():
         if key == "name":
             if not isinstance(value, str):
@@ -176,6 +202,10 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
             voice = Voice.from_name(key)
         except UsageError as e:
             raise UsageError(f"{path}: {e}") from None
+        if voice in tables:
+            raise UsageError(f"{path}: [{_quoted(tables[voice])}] and [{_quoted(key)}] are both "
+                             f"the {voice.value}: give one table per voice")
+        tables[voice] = key
         if not isinstance(value, dict):
             raise UsageError(f"{path}: [{key}] must be a table of voice parameters")
         unknown = sorted(set(value) - _FIELDS)
@@ -187,6 +217,9 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
             sample = changes["sample"]
             if not isinstance(sample, str) or not sample:
                 raise UsageError(f"{path}: [{key}] sample must be the path of a recording")
+            if "\0" in sample:
+                raise UsageError(f"{path}: [{key}] sample {escape_controls(sample)} holds a NUL "
+                                 "character: no file can have that name")
             changes["sample"] = str((path.parent / Path(sample).expanduser()).resolve())
         for name in ("mode_ratios", "mode_gains", "mode_decays"):
             if name in changes and not isinstance(changes[name], list):
@@ -197,6 +230,12 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
             raise UsageError(f"{path}: [{key}] {e}") from None
         kit = kit.with_voice(voice, params)
     return kit
+
+
+def _quoted(key: str) -> str:
+    """A table name as TOML writes it (``small``, ``"鼙"``)."""
+    return key if key.isascii() and key.replace("_", "").replace("-", "").isalnum() \
+        else f'"{escape_controls(key)}"'
 
 
 def _kit_from_directory(directory: Path, rate: int) -> Kit:

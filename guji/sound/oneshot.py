@@ -13,8 +13,12 @@ the very float32 samples synthesis made (a ``.npy`` file): the next command
 loads it in a millisecond instead of synthesising again, and renders the
 same bytes. The file's name is a hash of the parameters, the rate and the
 source of :mod:`guji.sound.synth`, so a changed voice or a changed
-synthesiser is synthesised afresh. A cache that cannot be read or written is
-passed over in silence (``GUJI_CACHE=off`` turns it off).
+synthesiser is synthesised afresh. A cached file is checked before it is used
+(its header before any sample, then the samples: :func:`read_cached`) and
+made afresh when it is not what guji wrote (a forged header, NaN); one is
+written whole or not at all (a full disk leaves no temporary file). A cache
+that cannot be read or written is passed over in silence (``GUJI_CACHE=off``
+turns it off).
 
 The sample rates guji renders and plays at are checked here
 (:data:`MIN_RATE` … :data:`MAX_RATE`, :func:`check_rate`).
@@ -88,28 +92,59 @@ def _cache_file(params: VoiceParams, rate: int) -> Path | None:
 
 
 def _from_disk(params: VoiceParams, rate: int) -> np.ndarray | None:
+    """The cached hit, or ``None`` when there is none or it is not what guji
+    wrote (:func:`read_cached`): it is then synthesised and written afresh."""
     path = _cache_file(params, rate)
     if path is None:
         return None
+    return read_cached(path, max(1, int(round(params.length * rate))))
+
+
+def read_cached(path: Path, length: int) -> np.ndarray | None:
+    """The float32 hit of *length* samples in the ``.npy`` file *path*, or ``None``
+    unless the file is exactly that: its header read and checked before any
+    sample (little-endian float32, one dimension of *length*, the file's size
+    that of the header and the samples), then every sample finite and within
+    ±1 (a hit's peak is at most 0 dBFS)."""
     try:
-        x = np.load(path, allow_pickle=False)
+        with open(path, "rb") as f:
+            version = np.lib.format.read_magic(f)
+            if version not in ((1, 0), (2, 0)):
+                return None
+            shape, fortran, dtype = (np.lib.format.read_array_header_1_0(f) if version == (1, 0)
+                                     else np.lib.format.read_array_header_2_0(f))
+            if shape != (length,) or dtype != np.dtype("<f4") or \
+                    os.fstat(f.fileno()).st_size != f.tell() + 4 * length:
+                return None
+            x = np.fromfile(f, dtype="<f4", count=length)
     except (OSError, ValueError, EOFError):
         return None
-    return x if x.dtype == np.float32 and x.ndim == 1 and len(x) else None
+    if len(x) != length or not np.all(np.abs(x) <= 1.0):      # NaN fails the test too
+        return None
+    return x
 
 
 def _to_disk(params: VoiceParams, rate: int, x: np.ndarray) -> None:
+    """Keep *x* in the cache, whole or not at all: a full disk leaves no temporary file."""
     path = _cache_file(params, rate)
     if path is None:
         return
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".hit-", suffix=".npy", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             np.save(f, x, allow_pickle=False)
         os.replace(tmp, path)
+        tmp = None
     except OSError:
         pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def voice_one_shot(params: VoiceParams, rate: int) -> np.ndarray:

@@ -5,6 +5,9 @@ played from a recording instead of being synthesised. A recording is any
 file libsndfile reads (a kit directory is searched for
 :data:`RECORDING_EXTENSIONS`), at any sample rate, mono or stereo:
 
+* only its first :data:`READ_SECONDS` are decoded, measured from its header
+  before any sample is (rate, channels, frames; a 30-minute file of eight
+  channels costs no more than 30 s of it), a block at a time;
 * it is folded to mono (the kit's pan places it);
 * the silence before the attack and after the ring is cut
   (:data:`ONSET_THRESHOLD_DB`, :data:`TAIL_THRESHOLD_DB`), so its first
@@ -39,6 +42,14 @@ RECORDING_EXTENSIONS = (".wav", ".flac", ".ogg", ".oga")
 ONSET_THRESHOLD_DB = -40.0
 #: ... and ends at the last sample this loud.
 TAIL_THRESHOLD_DB = -50.0
+#: Only the first seconds of a recording are decoded: its hit must start in
+#: them (the rest could never be played: a hit keeps at most
+#: MAX_RECORDING_SECONDS from its onset). Measured from the header first.
+READ_SECONDS = 3 * MAX_RECORDING_SECONDS
+#: Sample rates and channels a recording's header may give.
+MIN_RECORDING_RATE = 1000
+MAX_RECORDING_RATE = 384000
+MAX_CHANNELS = 64
 
 
 def resample(x: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
@@ -77,14 +88,17 @@ def resample(x: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
 def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, int]:
     import soundfile as sf
     try:
-        data, source_rate = sf.read(path, dtype="float64", always_2d=True)
+        with open(path, "rb") as raw, sf.SoundFile(raw) as f:    # any name
+            frames, source_rate = _measured(path, f)
+            mono = _read_mono(f, frames)
+    except UsageError:
+        raise
     except Exception as e:  # libsndfile's errors are RuntimeError / LibsndfileError / TypeError
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise UsageError(f"{path}: cannot read this recording ({reason}); "
                          "use WAV, FLAC or OGG") from None
-    if data.shape[0] == 0:
+    if len(mono) == 0:
         raise UsageError(f"{path}: the recording is empty")
-    mono = data.mean(axis=1)
     if not np.all(np.isfinite(mono)):
         raise UsageError(f"{path}: the recording holds invalid samples (NaN or infinity)")
     peak = float(np.max(np.abs(mono)))
@@ -94,12 +108,48 @@ def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, in
     first = int(np.argmax(level >= peak * 10 ** (ONSET_THRESHOLD_DB / 20)))
     last = int(np.nonzero(level >= peak * 10 ** (TAIL_THRESHOLD_DB / 20))[0][-1])
     mono = mono[first: last + 1]
+    if len(mono) < max(2, source_rate // 1000):
+        raise UsageError(f"{path}: its sound lasts {_samples(len(mono))} "
+                         f"({len(mono) / source_rate * 1000:.2g} ms): too short for a hit "
+                         "(at least 1 ms)")
     limit = int(MAX_RECORDING_SECONDS * source_rate)
     if len(mono) > limit:
         mono = mono[:limit].copy()
         shape(mono, 0.0, 0.05, source_rate)
     mono.setflags(write=False)
     return mono, int(source_rate)
+
+
+def _samples(n: int) -> str:
+    return f"{n} sample" if n == 1 else f"{n} samples"
+
+
+def _measured(path: str, f) -> tuple[int, int]:
+    """The frames to read of the open recording *f* and its rate, from its
+    header, before any sample is decoded (:data:`READ_SECONDS` at most)."""
+    rate, channels, frames = int(f.samplerate), int(f.channels), int(f.frames)
+    if not MIN_RECORDING_RATE <= rate <= MAX_RECORDING_RATE:
+        raise UsageError(f"{path}: its header gives a sample rate of {rate:,} Hz: guji reads "
+                         f"recordings at {MIN_RECORDING_RATE:,}–{MAX_RECORDING_RATE:,} Hz")
+    if not 1 <= channels <= MAX_CHANNELS:
+        raise UsageError(f"{path}: its header gives {channels:,} channels: guji reads "
+                         f"recordings of 1–{MAX_CHANNELS} channels")
+    return max(0, min(frames, int(READ_SECONDS * rate))), rate
+
+
+def _read_mono(f, frames: int) -> np.ndarray:
+    """The first *frames* frames of *f*, folded to mono (float64), read a block at
+    a time (about 16 MB whatever the channels)."""
+    mono = np.empty(frames, dtype=np.float64)
+    block = max(1024, 2 ** 21 // f.channels)
+    done = 0
+    while done < frames:
+        data = f.read(min(block, frames - done), dtype="float32", always_2d=True)
+        if len(data) == 0:
+            break
+        mono[done: done + len(data)] = data.mean(axis=1, dtype=np.float64)
+        done += len(data)
+    return mono[:done]
 
 
 def read_recording(path: str | os.PathLike) -> tuple[np.ndarray, int]:

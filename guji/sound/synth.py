@@ -72,6 +72,8 @@ MEMBRANE_RATIOS: tuple[float, ...] = (1.0, 1.5933, 2.1355, 2.2954, 2.6531, 2.917
 #: ``length`` may be, and where a recording (after trimming silence) is cut,
 #: with a fade: every stroke costs render time in proportion to its length.
 MAX_RECORDING_SECONDS = 10.0
+#: The most modes a synthesised voice may have (the drums have 4–6).
+MAX_MODES = 64
 
 _LN1000 = math.log(1000.0)
 
@@ -158,6 +160,8 @@ class VoiceParams:
         n = len(self.mode_ratios)
         if n == 0:
             raise ValueError("mode_ratios must list at least one mode")
+        if n > MAX_MODES:          # each mode is a pass over every sample of the hit
+            raise ValueError(f"mode_ratios lists {n:,} modes: at most {MAX_MODES}")
         for name in ("mode_gains", "mode_decays"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} needs {n} values, one per mode ratio, "

@@ -27,7 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .align import DEL, INS, MATCH, SUB
+from .align import DEL, INS, MATCH, SUB, check_alignment, check_patterns
+from .hirschberg import SMALL_CELLS, codes
+from .runs_split import trace_runs
 from .notation import Pattern
 
 __all__ = ["Group", "groups", "differences"]
@@ -82,7 +84,20 @@ def align_runs(a: Sequence, b: Sequence) -> list[tuple[str, int | None, int | No
     Returns ``(op, i, j)`` triples: ``match``/``sub`` (i, j), ``del`` (i,
     None), ``ins`` (None, j). Ties are broken as :func:`~guji.text.align.align`
     does: traced back from the ends, the diagonal first, then a deletion.
+    Over :data:`~guji.text.hirschberg.SMALL_CELLS` cells the same ops come
+    from :mod:`guji.text.runs_split`, in linear memory; over
+    :attr:`guji.limits.Limits.alignment` pairs, :class:`~guji.limits.LimitError`.
     """
+    n, m = len(a), len(b)
+    check_alignment(n, m)
+    if n * m > SMALL_CELLS:
+        return trace_runs(*codes(list(a), list(b)))
+    return runs_table(a, b)
+
+
+def runs_table(a: Sequence, b: Sequence) -> list[tuple[str, int | None, int | None]]:
+    """:func:`align_runs` from its whole table (small inputs; the definition
+    :mod:`guji.text.runs_split` is checked against)."""
     n, m = len(a), len(b)
     kinds = (MATCH, SUB, DEL, INS)
     worst = (n + m + 1, n + m + 1)
@@ -175,6 +190,7 @@ def differences(ref: Pattern, other: Pattern) -> list[str]:
     part (``before 半: □ for ○ at stroke 4``, ``after 半: one ○□ fewer at
     strokes 3–4``). The parts are aligned each on its own (:func:`align_runs`):
     a stroke is before 半 or after it in both readings."""
+    check_patterns(ref, other)
     out = []
     for side, mine, theirs in (("before", _parts(ref)[0], _parts(other)[0]),
                                ("after", _parts(ref)[1], _parts(other)[1])):

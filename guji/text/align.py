@@ -34,6 +34,14 @@ The cost is symmetric (``align(a, b).distance == align(b, a).distance``) but
 the chosen ops of ``align(b, a)`` need not be the mirror image of
 ``align(a, b)``'s.
 
+Bounded work
+------------
+Aligning *n* strokes with *m* weighs ``n × m`` pairs: measured before any
+work against :attr:`guji.limits.Limits.alignment` (1,000,000 pairs; the
+editions' patterns have a few dozen strokes), and traced in memory linear in
+the strokes, not the pairs (:mod:`guji.text.hirschberg`), giving the very
+ops the whole table's trace gives.
+
 Several readings on one grid of aligned columns (the reference and every
 other reading aligned to it with :func:`align_patterns`), and the one walk
 over that grid that every display shares, are :mod:`guji.text.grid`.
@@ -52,6 +60,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..limits import LimitError, current
+from .hirschberg import trace_alignment
 from .notation import Pattern
 
 #: The four kinds of :class:`Op`.
@@ -151,19 +161,22 @@ class Alignment:
         }
 
 
-def align(a: Sequence, b: Sequence, sides: tuple[Sequence, Sequence] | None = None
-          ) -> Alignment:
+def align(a: Sequence, b: Sequence, sides: tuple[Sequence, Sequence] | None = None,
+          what: tuple[str, str] | None = None) -> Alignment:
     """Align two sequences with the Levenshtein edit distance (unit costs).
 
     Parameters
     ----------
     a, b:
-        Any sequences; items are compared with ``==``.
+        Any sequences; items are compared with ``==`` (hashable items are
+        compared by their hash classes, the same thing for equal hashes).
     sides:
         Optionally, a label for each item of *a* and of *b* (the side of 半
         each stroke stands on): among the cheapest alignments, those that
         pair the fewest items with different labels are preferred, before
         the tie-breaking rule of the module docstring.
+    what:
+        The names of *a* and *b*, for the message of a request over the limit.
 
     Returns
     -------
@@ -171,59 +184,49 @@ def align(a: Sequence, b: Sequence, sides: tuple[Sequence, Sequence] | None = No
         One cheapest alignment, chosen by the documented tie-breaking rule
         (module docstring), so the same inputs always give the same ops.
 
+    Raises
+    ------
+    guji.limits.LimitError
+        When ``len(a) × len(b)`` is over :attr:`guji.limits.Limits.alignment`,
+        before any work.
+
     Notes
     -----
-    Time and memory are O(len(a) × len(b)); the patterns have at most a few
-    dozen strokes.
+    Time O(len(a) × len(b) × log len(a)), memory O(len(b) × log len(a))
+    (:mod:`guji.text.hirschberg`: the table is never held whole, yet the
+    alignment is the one the whole table's trace gives).
     """
     a = list(a)
     b = list(b)
-    n, m = len(a), len(b)
-    # cost[i][j]: edits turning a[:i] into b[:j], each worth `unit`, plus one
-    # for each pair of items with different sides (fewer than `unit` in all).
-    unit = n + m + 1 if sides is not None else 1
-    side_a, side_b = sides if sides is not None else ([0] * n, [0] * m)
-
-    def pair(i: int, j: int) -> int:
-        return (0 if a[i] == b[j] else unit) + (side_a[i] != side_b[j])
-
-    cost = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n + 1):
-        cost[i][0] = i * unit
-    for j in range(m + 1):
-        cost[0][j] = j * unit
-    for i in range(1, n + 1):
-        row, prev = cost[i], cost[i - 1]
-        for j in range(1, m + 1):
-            row[j] = min(prev[j - 1] + pair(i - 1, j - 1), prev[j] + unit, row[j - 1] + unit)
-    return _trace(a, b, cost, unit, pair)
+    check_alignment(len(a), len(b), what)
+    return _ops_to_alignment(trace_alignment(a, b, sides))
 
 
-def _trace(a: list, b: list, cost: list[list[int]], unit: int, pair) -> Alignment:
-    """The ops of :func:`align`, traced back from the ends of its *cost* table."""
-    ops: list[Op] = []
-    subs = ins = dels = 0
-    i, j = len(a), len(b)
-    while i > 0 or j > 0:
-        here = cost[i][j]
-        if i > 0 and j > 0 and cost[i - 1][j - 1] + pair(i - 1, j - 1) == here:
-            i, j = i - 1, j - 1
-            if a[i] == b[j]:
-                ops.append(Op(MATCH, i, j))
-            else:
-                ops.append(Op(SUB, i, j))
-                subs += 1
-            continue
-        if i > 0 and cost[i - 1][j] + unit == here:
-            i -= 1
-            ops.append(Op(DEL, i, None))
-            dels += 1
-            continue
-        j -= 1
-        ops.append(Op(INS, None, j))
-        ins += 1
-    ops.reverse()
-    return Alignment(tuple(ops), subs, ins, dels)
+def check_alignment(n: int, m: int, what: tuple[str, str] | None = None) -> int:
+    """The pairs (``n × m``) weighed to align *n* items with *m* (named *what*),
+    or :class:`~guji.limits.LimitError` when over :attr:`guji.limits.Limits.alignment`."""
+    pairs = n * m
+    most = current().alignment
+    if pairs > most:
+        name_a, name_b = (f"{what[0]} ", f"{what[1]} ") if what else ("", "")
+        raise LimitError(f"aligning {name_a}({n:,} strokes) with {name_b}({m:,} strokes) "
+                         f"would weigh {pairs:,} pairs of strokes: over guji's limit of "
+                         f"{most:,.0f} pairs")
+    return pairs
+
+
+def check_patterns(a: Pattern, b: Pattern) -> int:
+    """:func:`check_alignment` for :func:`align_patterns` of *a* with *b*, before any work."""
+    return check_alignment(len(a.strokes), len(b.strokes), (a.id, b.id))
+
+
+def _ops_to_alignment(ops: list[tuple[str, int | None, int | None]]) -> Alignment:
+    """The :class:`Alignment` of ``(kind, i, j)`` columns in order."""
+    counts = {MATCH: 0, SUB: 0, INS: 0, DEL: 0}
+    for kind, _, _ in ops:
+        counts[kind] += 1
+    return Alignment(tuple(Op(kind, i, j) for kind, i, j in ops),
+                     counts[SUB], counts[INS], counts[DEL])
 
 
 def align_patterns(a: Pattern, b: Pattern) -> Alignment:
@@ -240,4 +243,5 @@ def align_patterns(a: Pattern, b: Pattern) -> Alignment:
     """
     sides = ([i >= a.half_start for i in range(len(a.strokes))],
              [i >= b.half_start for i in range(len(b.strokes))])
+    check_patterns(a, b)
     return align([s.drum for s in a.strokes], [s.drum for s in b.strokes], sides)

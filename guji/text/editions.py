@@ -11,7 +11,8 @@ An id names one pattern: ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``.
   (``(一本作○)``: :mod:`guji.text.witnesses`), named as the note names it:
   ``~一本``, ``~宋本``. The witness is what follows the last ``~``, unless that
   holds a path separator or the whole EDITION is an existing file (a file
-  name with ``~`` in it).
+  name with ``~`` in it); a witness whose name holds ``~`` follows the first
+  ``~`` after an edition or an existing file.
 
 Examples: ``lu``, ``xue:2``, ``魯:1@wuli-tongkao``, ``lu:2@mynotes.txt``,
 ``lu:1@mynotes.txt~一本``.
@@ -26,7 +27,7 @@ from functools import lru_cache
 from typing import Callable
 from importlib import resources
 
-from ..errors import UsageError
+from ..errors import UsageError, escape_controls
 from .bibl import Bibl
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult
@@ -117,7 +118,7 @@ def edition(slug: str) -> Edition:
     for e in editions():
         if e.slug == slug:
             return e
-    raise UsageError(f"unknown edition {slug!r}: shipped editions are "
+    raise UsageError(f"unknown edition {_q(slug)}: shipped editions are "
                      + ", ".join(e.slug for e in editions()))
 
 
@@ -153,7 +154,7 @@ class PatternId:
         raw = text
         text, witness = _witness_part(text)
         if witness == "":
-            raise UsageError(f"bad id {raw!r}: nothing after '~' (a witness of the text's notes, "
+            raise UsageError(f"bad id {_q(raw)}: nothing after '~' (a witness of the text's notes, "
                              "e.g. ~一本)")
         pid = cls._parse(text, raw)
         return pid if witness is None else replace(pid, witness=witness)
@@ -165,18 +166,18 @@ class PatternId:
         if "@" in text:
             text, source = text.split("@", 1)
             if not source:
-                raise UsageError(f"bad id {raw!r}: nothing after '@' (an edition or a file)")
+                raise UsageError(f"bad id {_q(raw)}: nothing after '@' (an edition or a file)")
         diagram = 1
         if ":" in text:
             text, d = text.split(":", 1)
             if d not in ("1", "2"):
-                raise UsageError(f"bad id {raw!r}: the diagram is 1 or 2, not {d!r}")
+                raise UsageError(f"bad id {_q(raw)}: the diagram is 1 or 2, not {_q(d)}")
             diagram = int(d)
         try:
             tradition = Tradition.from_name(text)
         except ValueError:
-            raise UsageError(f"bad id {raw!r}: the score is lu (魯) or xue (薛), "
-                             f"not {text!r}; ids look like lu, xue:2, lu:1@wuli-tongkao") from None
+            raise UsageError(f"bad id {_q(raw)}: the score is lu (魯) or xue (薛), "
+                             f"not {_q(text)}; ids look like lu, xue:2, lu:1@wuli-tongkao") from None
         if source is None:
             return cls(tradition, diagram, default_edition(), False)
         slugs = {e.slug for e in editions()}
@@ -184,7 +185,7 @@ class PatternId:
             return cls(tradition, diagram, source, False)
         if os.path.exists(source) or os.sep in source or "." in source:
             return cls(tradition, diagram, source, True)
-        raise UsageError(f"bad id {raw!r}: {source!r} is neither a shipped edition "
+        raise UsageError(f"bad id {_q(raw)}: {_q(source)} is neither a shipped edition "
                          f"({', '.join(sorted(slugs))}) nor an existing file")
 
 
@@ -197,6 +198,13 @@ def _witness_part(text: str) -> tuple[str, str | None]:
     source = text.split("@", 1)[1] if "@" in text else ""
     if source and os.path.isfile(source):
         return text, None
+    # a witness whose name holds ~ (一~本): the first ~ after an edition or a file that is there
+    at = text.find("@") + 1
+    if at and "~" in head[at:]:
+        slugs = {e.slug for e in editions()}
+        for k in (i for i, ch in enumerate(text) if ch == "~" and i > at):
+            if text[at:k] in slugs or os.path.isfile(text[at:k]):
+                return text[:k], text[k + 1:]
     return head, witness
 
 
@@ -209,7 +217,7 @@ def _witness_of(found: Pattern, pid: PatternId, pattern_id: str) -> Pattern:
     unread = (f"; {len(found.unread)} note{'s' if len(found.unread) > 1 else ''} with strokes "
               f"not read (first at {found.unread[0].location}: guji scan shows why)"
               if found.unread else "")
-    raise UsageError(f"{pattern_id}: the notes of {found.id} give no reading of {pid.witness!r} "
+    raise UsageError(f"{pattern_id}: the notes of {found.id} give no reading of {_q(pid.witness)} "
                      f"(witnesses read there: {named or 'none'}){unread}")
 
 
@@ -250,3 +258,9 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
         raise UsageError(f"{pattern_id}: {where} has no {pid.tradition.label} in diagram "
                          f"{pid.diagram} (it has: {have}){said}")
     return found if pid.witness is None else _witness_of(found, pid, pattern_id)
+
+
+def _q(text: str) -> str:
+    """*text* quoted for a message, controls and bytes that were not UTF-8 escaped
+    as every message shows them (``'bad\\xff.txt'``)."""
+    return f"'{escape_controls(text)}'"

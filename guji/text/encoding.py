@@ -18,7 +18,9 @@ Chinese text files come as UTF-8 (with or without BOM), UTF-16 or UTF-32
 from __future__ import annotations
 
 import codecs
+import io
 import os
+import stat
 import sys
 
 from ..errors import EncodingError
@@ -130,11 +132,11 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     most = current().text_bytes
     if name == "-":
         name = "<stdin>"
-        data = _read(sys.stdin.buffer, most)
+        data = _read(sys.stdin.buffer, most, name)
     else:
         try:
             with open(path, "rb") as f:
-                data = _read(f, most)
+                data = _read(f, most, name)
         except FileNotFoundError:
             raise EncodingError(f"{name}: no such file") from None
         except IsADirectoryError:
@@ -144,9 +146,39 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     if len(data) > most:
         shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
         raise LimitError(f"{name}: over guji's limit of {shown} for an input text")
+    if len(data) > HARD_TEXT_BYTES:
+        raise LimitError(f"{name}: over {HARD_TEXT_BYTES // 2 ** 30} GiB, more than any input "
+                         "text can be (reading it would take about 20 times that in memory)",
+                         forcible=False)
     return decode(data, encoding, name)
 
 
-def _read(f, most: float) -> bytes:
-    """All of *f*, or one byte more than *most*."""
-    return f.read() if most == float("inf") else f.read(int(most) + 1)
+#: The largest input text whatever the limits (``--force``): scanning takes
+#: about 20 bytes of memory a byte of text.
+HARD_TEXT_BYTES = 2 ** 30
+
+
+def _read(f, most: float, name: str) -> bytes:
+    """All of *f*, or one byte more than *most* (without a limit, ``--force``:
+    than :data:`HARD_TEXT_BYTES`). A file is read at its size; a device or a
+    pipe a block at a time, so nothing near the limit is taken before it is
+    read. An input larger than memory (``/dev/zero`` is endless) is one line."""
+    bound = int(min(most, HARD_TEXT_BYTES)) + 1
+    try:
+        info = os.fstat(f.fileno())
+        size = info.st_size if stat.S_ISREG(info.st_mode) else None
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        size = None
+    try:
+        if size is not None:
+            return f.read(min(size + 1, bound))
+        data = bytearray()
+        while len(data) < bound:
+            chunk = f.read(min(2 ** 20, bound - len(data)))
+            if not chunk:
+                break
+            data += chunk
+        return data if len(data) >= bound else bytes(data)     # over: only its length counts
+    except MemoryError:
+        raise EncodingError(f"{name}: ran out of memory reading it "
+                            "(is it endless, like /dev/zero?)") from None

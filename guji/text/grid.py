@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from .align import DEL, INS, MATCH, SUB, align_patterns
+from .align import DEL, INS, MATCH, SUB, Alignment, align_patterns
 from .notation import Drum, Pattern, Stroke
 
 
@@ -204,20 +204,22 @@ class Grid:
                 yield next(columns)
 
 
-def align_many(patterns: Sequence[Pattern]) -> Grid:
+def align_many(patterns: Sequence[Pattern], alignments: Sequence[Alignment] = ()) -> Grid:
     """Lay out *patterns* (at least one) on one aligned :class:`Grid`.
 
     The first pattern is the reference; each other is aligned to it with
-    :func:`~guji.text.align.align_patterns`.
+    :func:`~guji.text.align.align_patterns` (or taken from *alignments*, one
+    for each other pattern, when the caller has them already).
     """
     patterns = tuple(patterns)
     if not patterns:
         raise ValueError("align_many needs at least one pattern")
-    columns = _columns(patterns)
+    columns = _columns(patterns, tuple(alignments))
     return Grid(patterns, columns, _half_columns(patterns, columns))
 
 
-def _columns(patterns: tuple[Pattern, ...]) -> tuple[tuple[int | None, ...], ...]:
+def _columns(patterns: tuple[Pattern, ...], alignments: tuple[Alignment, ...] = ()
+             ) -> tuple[tuple[int | None, ...], ...]:
     """The columns of :class:`Grid` for *patterns* (reference first)."""
     ref = patterns[0]
     n = len(ref.strokes)
@@ -225,11 +227,11 @@ def _columns(patterns: tuple[Pattern, ...]) -> tuple[tuple[int | None, ...], ...
     # None); extra[k] = its strokes inserted just before reference stroke k
     # (k == n: after the last one).
     at_rows, extra_rows = [], []
-    for p in patterns[1:]:
+    for k, p in enumerate(patterns[1:]):
         at: list[int | None] = [None] * n
         extra: list[list[int]] = [[] for _ in range(n + 1)]
         slot = 0
-        for op in align_patterns(ref, p).ops:
+        for op in (alignments[k] if k < len(alignments) else align_patterns(ref, p)).ops:
             if op.a is None:
                 extra[slot].append(op.b)
             else:

@@ -29,7 +29,7 @@ def single_file_target(target: str | os.PathLike) -> Path:
     missing, its parent must exist)."""
     text = os.fspath(target)
     folder = Path(text)
-    if not (text.endswith(("/", os.sep)) or folder.is_dir()):
+    if not (text.endswith(("/", os.sep)) or os.path.isdir(folder)):
         check_target(text)
         return Path(text)
     folder, _ = make_folder(folder)

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .. import __version__
-from ..text.align import align_patterns
+from ..text.align import align_patterns, check_patterns
 from ..text.grid import Cell, HalfColumn, align_many
 from ..text.names import LETTERS, file_stem, part_name
 from ..timing.compare import MODES, compare
@@ -48,7 +48,7 @@ from .follow import SCRIPT as FOLLOW_SCRIPT, STYLE as FOLLOW_STYLE, follow_data
 from .legend import pattern_title
 from .source import source_drawing
 from .timeline import timeline_drawing
-from ..errors import UsageError, escape_controls
+from ..errors import UsageError, escape_controls, xml_text
 from ..text.notation import HALF, Pattern
 from ..files import make_folder, writing
 
@@ -148,7 +148,7 @@ table.alignment td.gap { color: #999; }
 
 
 def _e(text: object) -> str:
-    return html.escape(escape_controls(str(text)), quote=True)
+    return html.escape(xml_text(escape_controls(str(text))), quote=True)
 
 
 def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
@@ -316,6 +316,8 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
     for m in modes:
         if m not in MODES:
             raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
+    for other in patterns[1:]:          # the page aligns A with each, after the audio
+        check_patterns(patterns[0], other)
     return patterns
 
 
@@ -335,7 +337,8 @@ def _audio_writer(folder: Path, audio_format: str, kit, rate: int,
         write_audio(path, performance, kit=kit, rate=rate, format=audio_format, subtype=subtype)
         if progress:
             progress(f"wrote {path}")
-        return soundfile.info(str(path)).duration
+        with open(path, "rb") as f:           # any name: libsndfile takes no surrogates
+            return soundfile.info(f).duration
 
     return write
 

@@ -13,19 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax import saxutils
 
-from ..errors import display_width, escape_controls
+from ..errors import display_width, escape_controls, xml_text
 from ..text.notation import Drum
 
 
 def escape(text: str) -> str:
     """XML text of *text*, control characters shown as ``U+0001`` (XML 1.0 has
     no way to hold most of them, even as character references)."""
-    return saxutils.escape(escape_controls(str(text)))
+    return saxutils.escape(xml_text(escape_controls(str(text))))
 
 
 def quoteattr(text: str) -> str:
     """A quoted XML attribute value of *text*, controls escaped as in :func:`escape`."""
-    return saxutils.quoteattr(escape_controls(str(text)))
+    return saxutils.quoteattr(xml_text(escape_controls(str(text))))
 
 
 #: Fonts for Chinese text, most wanted first (traditional-character serif

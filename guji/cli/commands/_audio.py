@@ -188,7 +188,8 @@ def _read_back(path):
     info = read_info(path)
     if info is None:
         import soundfile as sf
-        info = sf.info(str(path))
+        with open(path, "rb") as f:           # any name: libsndfile takes no surrogates
+            info = sf.info(f)
     return info
 
 

@@ -112,7 +112,7 @@ def rows(grid: Grid, colour: bool = False) -> list[str]:
 
 def diff_text(a: Pattern, b: Pattern, alignment: Alignment, colour: bool = False) -> str:
     """The terminal display of ``guji diff`` (see the module docstring)."""
-    grid = align_many([a, b])
+    grid = align_many([a, b], [alignment])
     row_a, row_b, mark_row = rows(grid, colour)
     lines = [f"A  {a.id}  ({part_name(a)})",
              f"B  {b.id}  ({part_name(b)})",

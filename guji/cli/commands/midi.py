@@ -165,7 +165,7 @@ MIDI_SUFFIXES = (".mid", ".midi", ".smf")
 
 
 def _is_directory_target(out: str) -> bool:
-    return out.endswith("/") or out.endswith(os.sep) or Path(out).is_dir()
+    return out.endswith("/") or out.endswith(os.sep) or os.path.isdir(out)
 
 
 def check_midi_name(out, where) -> None:

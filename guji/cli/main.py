@@ -21,7 +21,7 @@ from .. import __version__, limits
 from ..errors import GujiError, NotationError
 from ..limits import LimitError
 from .signals import exit_status, stopping
-from .terminal import SafeStream
+from .terminal import SafeStream, encoded
 
 #: Subcommands, in the order ``guji --help`` lists them.
 COMMANDS = ("demo", "list", "show", "scan", "collate", "claims", "glyphs", "midi", "sheet", "render",
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
     try:
-        with stopping():
+        with stopping(), encoded(stdout, stderr):
             return _run(argv)
     except KeyboardInterrupt as stop:          # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
         status, word = exit_status(stop)

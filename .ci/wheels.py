@@ -11,7 +11,7 @@ tag, or ``—`` for none); exits 1 if a core dependency has no wheel somewhere
 (an extra without one is reported, not fatal), 3 if PyPI could not be asked
 after retries.
 
-Run: ``python .ci/wheels.py`` (about a minute: the questions go six at a time).
+Run: ``python .ci/wheels.py`` (about a minute: the questions go eight at a time).
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def main() -> int:
     jobs = {(group, py, plat): reqs for group, reqs in groups().items()
             for py in PYTHONS for plat in PLATFORMS}
     results: dict = {}
-    with concurrent.futures.ThreadPoolExecutor(6) as pool:
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
         futures = {pool.submit(cell, reqs, *key[1:]): key for key, reqs in jobs.items()}
         try:
             for future in concurrent.futures.as_completed(futures):
@@ -174,9 +174,10 @@ def print_table(results: dict) -> list[str]:
                         versions.add(got)
                 if lack and group == "core":
                     missing.append(f"{name} on {plat} for {', '.join(lack)}")
-                text = ("all" if not lack else ", ".join(have) or "none") if have or lack else "n/a"
-                if lack:
-                    text += f" (none: {', '.join(lack)})"
+                if not have:
+                    text = "none" if lack else "n/a"
+                else:
+                    text = "all" if not lack else f"{', '.join(have)} (none: {', '.join(lack)})"
                 cells.append(f"{text}: {'; '.join(sorted(versions))}" if versions else text)
             print(f"| {group} | {name} | " + " | ".join(cells) + " |")
     return missing

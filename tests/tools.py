@@ -27,6 +27,9 @@ PACKAGES = {
     "pdftoppm": "poppler-utils",
     "fluidsynth": "fluidsynth",
     "chromium": "chromium",
+    "zsh": "zsh",
+    "fish": "fish",
+    "groff": "groff-base",
 }
 
 

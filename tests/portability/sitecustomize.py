@@ -10,7 +10,7 @@ Windows (``GUJI_SIMULATE=windows``)
     takes Windows' way;
   * no POSIX-only signals: ``signal.SIGHUP``, ``SIGTSTP``, ``SIGCONT``,
     ``SIGQUIT``, ``SIGPIPE``, ``SIGUSR1/2``, ``SIGALRM``, ``SIGWINCH``,
-    ``SIGCHLD`` deleted;
+    ``SIGCHLD``, ``SIGTTIN``, ``SIGTTOU`` deleted;
   * no POSIX-only modules: ``termios``, ``tty``, ``pty``, ``fcntl``,
     ``resource``, ``pwd``, ``grp``, ``curses``, ``readline`` refuse to import;
   * no ``os.O_CLOEXEC``, ``os.O_NOCTTY``, ``os.fork``, ``os.getuid``,

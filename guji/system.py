@@ -92,9 +92,11 @@ HINTS = {
                  "macos": "brew install lilypond",
                  "windows": "install LilyPond from https://lilypond.org/download.html "
                             "and put its bin folder on the PATH"},
-    "portaudio": {"linux": "apt-get install libportaudio2",
-                  "macos": "pip install sounddevice (its wheel carries PortAudio)",
-                  "windows": "pip install sounddevice (its wheel carries PortAudio)"},
+    "portaudio": {"linux": "'sudo apt-get install libportaudio2' (Debian/Ubuntu)",
+                  "macos": "'pip install --force-reinstall sounddevice' (its wheel carries "
+                           "PortAudio)",
+                  "windows": "'pip install --force-reinstall sounddevice' (its wheel carries "
+                             "PortAudio)"},
 }
 
 

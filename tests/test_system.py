@@ -82,12 +82,15 @@ def test_programs_found_where_macos_installs_them(on, monkeypatch, tmp_path):
 
 
 def test_install_hints_in_each_systems_words(on):
+    from guji.sound.devices import portaudio_install
     on("win32")
     assert "apt-get" not in system.install_hint("lilypond")
+    assert "sounddevice" in portaudio_install() and "apt-get" not in portaudio_install()
     on("darwin")
     assert system.install_hint("lilypond") == "brew install lilypond"
     on("linux")
     assert system.install_hint("lilypond").startswith("apt-get install lilypond")
+    assert "apt-get install libportaudio2" in portaudio_install()
 
 
 class FakeConsole:

@@ -179,3 +179,28 @@ def test_the_cache_is_where_the_system_keeps_caches(system, folder, tmp_path):
     cache = tmp_path.joinpath("home", *folder)
     assert sorted(p.suffix for p in cache.iterdir()) and all(
         p.suffix == ".npy" for p in cache.iterdir())
+
+
+def test_a_terminal_that_cannot_show_a_character_gets_an_escape(tmp_path):
+    """On a real terminal (a pseudo-terminal) whose encoding is cp1252, the
+    glyphs guji prints degrade to escapes; nothing fails."""
+    import pty
+    import subprocess
+    main, secondary = pty.openpty()
+    env = environment(PYTHONIOENCODING="cp1252")
+    proc = subprocess.Popen([GUJI, "show", "lu:1"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                            stdout=secondary, stderr=secondary, env=env)
+    os.close(secondary)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:                      # the terminal closed: the process is done
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    assert proc.wait(timeout=120) == 0
+    text = shown.decode("cp1252")
+    assert "\\u25cb\\u25a1" in text and "Traceback" not in text     # ○□

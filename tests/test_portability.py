@@ -77,6 +77,8 @@ COMMANDS = [
     (["glyphs"], (0,)),
     (["midi", "lu:1", "xue:1", "-o", "lu.mid"], (0,)),
     (["midi", "lu:1", "-o", "nowhere{sep}lu.mid"], (2,)),
+    (["midi", "lu:1", "xue:1", "-o", "texts{sep}"], (0,)),
+    (["play", "lu:1", "--interval", "0.01"], (0, 2)),
     (["sheet", "lu:1", "-o", "lu.musicxml"], (0,)),
     (["sheet", "lu:1", "-o", "lu.ly"], (0,)),
     (["sheet", "lu:1", "-o", "lu.svg"], (0,)),
@@ -105,6 +107,9 @@ def test_every_command_works_or_says_why(system, args, statuses, tmp_path):
     stdout = r.stdout.decode("utf-8")           # data out is UTF-8, even on cp1252
     if args[:1] in (["show"], ["scan"]) and r.returncode == 0:
         assert "○" in stdout or "□" in stdout
+    if args[-1] == "texts{sep}":                # a folder named by its trailing separator
+        assert sorted(p.name for p in (tmp_path / "texts").glob("*.mid")) == [
+            "lu-1-liji-zhengyi.mid", "xue-1-liji-zhengyi.mid"], r.stderr
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

@@ -19,7 +19,8 @@ Windows (``GUJI_SIMULATE=windows``)
     like; ``NUL`` is the null device (as Windows' ``NUL``; ``os.devnull``);
   * ``\\`` paths: ``os.sep`` is ``\\`` (``os.altsep`` ``/``), and a path given
     to open, stat, access, listdir or scandir has its ``\\`` read as a folder
-    separator (this machine's pathlib still splits on ``/`` only);
+    separator, as is a path given to replace, rename and link (this
+    machine's pathlib still splits on ``/`` only);
   * the MIDI back-end: python-rtmidi built with WinMM only, one output port,
     "Microsoft GS Wavetable Synth" (what every Windows has), whose messages
     are appended to ``$GUJI_SIMULATE_MIDI_LOG`` (one line each, hex);
@@ -132,6 +133,10 @@ def _windows_paths() -> None:
     for name in ("stat", "lstat", "open", "access", "listdir", "scandir", "chmod", "unlink",
                  "remove", "mkdir", "rmdir"):
         setattr(os, name, wrap(getattr(os, name)))
+    for name in ("replace", "rename", "link"):
+        two = getattr(os, name)
+        setattr(os, name, lambda a, b, *args, _two=two, **kw: _two(native(a), native(b),
+                                                                    *args, **kw))
     builtins.open = wrap(builtins.open)
     os.devnull = "nul"
     os.sep, os.altsep = "\\", "/"

@@ -14,6 +14,9 @@ listing piped on) is written in UTF-8 even where the locale or
 standard error, the stream keeps its encoding and a character it cannot
 show degrades to an escape (``\\u9f13``), never a ``UnicodeEncodeError``.
 
+On Windows the console is asked to obey ANSI sequences
+(:func:`windows_console`), as Windows Terminal does already.
+
 The live displays (the stroke display of ``guji play``, the progress bar)
 write their own control sequences on purpose (``\\r``, reverse video): they
 escape their content with :func:`guji.errors.escape_controls` and write
@@ -82,6 +85,7 @@ def encoded(stdout: TextIO, stderr: TextIO) -> Iterator[None]:
     terminal's and *stderr*'s characters they cannot encode as escapes.
     The streams' encodings come back after it."""
     changed = []
+    windows_console(stdout)
     for stream, data in ((stdout, True), (stderr, False)):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is None:
@@ -103,3 +107,23 @@ def encoded(stdout: TextIO, stderr: TextIO) -> Iterator[None]:
                 reconfigure(**saved)
             except (ValueError, OSError, LookupError):
                 pass
+
+
+def windows_console(stream: TextIO) -> None:
+    """On Windows, turn on the console's VT processing for *stream* (Windows 10
+    and later: ``ENABLE_VIRTUAL_TERMINAL_PROCESSING``), so that the live
+    displays' reverse video shows as such; elsewhere, or where the console
+    refuses, nothing."""
+    from .. import system
+    if system.name() != "windows" or not _is_terminal(stream):
+        return
+    try:
+        import ctypes
+        import msvcrt
+        handle = msvcrt.get_osfhandle(stream.fileno())
+        kernel32 = ctypes.WinDLL("kernel32")
+        mode = ctypes.c_uint32()
+        if kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            kernel32.SetConsoleMode(handle, mode.value | 0x0004)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass

@@ -107,7 +107,7 @@ def test_every_command_works_or_says_why(system, args, statuses, tmp_path):
     stdout = r.stdout.decode("utf-8")           # data out is UTF-8, even on cp1252
     if args[:1] in (["show"], ["scan"]) and r.returncode == 0:
         assert "○" in stdout or "□" in stdout
-    if args[-1] == "texts{sep}":                # a folder named by its trailing separator
+    if args[-1:] == ["texts{sep}"]:                # a folder named by its trailing separator
         assert sorted(p.name for p in (tmp_path / "texts").glob("*.mid")) == [
             "lu-1-liji-zhengyi.mid", "xue-1-liji-zhengyi.mid"], r.stderr
 

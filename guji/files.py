@@ -40,26 +40,31 @@ from .errors import UsageError, escape_controls
 #: The name that means standard output.
 STDOUT = "-"
 
-#: The causes of file-system errors, in words.
-_REASONS = {
-    errno.ENOSPC: "disk full",
-    errno.EDQUOT: "disk quota exceeded",
-    errno.EROFS: "read-only file system",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "operation not permitted",
-    errno.EFBIG: "file too large for this file system",
-    errno.EIO: "input/output error",
-    errno.ENAMETOOLONG: "file name too long",
-    errno.ENOENT: "no such file or directory",
-    errno.ENOTDIR: "a part of the path is not a directory",
-    errno.EISDIR: "is a directory",
-    errno.ENXIO: "no such device or address (a socket, or a device that is not there)",
-    errno.EPIPE: "the reader closed the pipe",
-    errno.ELOOP: "too many levels of symbolic links",
-    errno.ETXTBSY: "file busy",
-    errno.EMFILE: "too many open files",
-    errno.EBADF: "not open for writing",
-}
+#: How a device or FIFO is opened: for writing, not inherited by programs guji
+#: runs, in binary (Windows' ``O_BINARY``; POSIX has no text mode, Windows no
+#: ``O_CLOEXEC``: its descriptors are not inherited anyway).
+_STREAM_FLAGS = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+#: The causes of file-system errors, in words (those the system has).
+_REASONS = {getattr(errno, code): words for code, words in (
+    ("ENOSPC", "disk full"),
+    ("EDQUOT", "disk quota exceeded"),
+    ("EROFS", "read-only file system"),
+    ("EACCES", "permission denied"),
+    ("EPERM", "operation not permitted"),
+    ("EFBIG", "file too large for this file system"),
+    ("EIO", "input/output error"),
+    ("ENAMETOOLONG", "file name too long"),
+    ("ENOENT", "no such file or directory"),
+    ("ENOTDIR", "a part of the path is not a directory"),
+    ("EISDIR", "is a directory"),
+    ("ENXIO", "no such device or address (a socket, or a device that is not there)"),
+    ("EPIPE", "the reader closed the pipe"),
+    ("ELOOP", "too many levels of symbolic links"),
+    ("ETXTBSY", "file busy"),
+    ("EMFILE", "too many open files"),
+    ("EBADF", "not open for writing"),
+) if hasattr(errno, code)}
 
 
 def reason(error: BaseException) -> str:
@@ -236,7 +241,7 @@ class Output(os.PathLike):
             elif self._path is None:
                 self._file, self._owned = _standard_output()
             elif self.streamed:            # a device or FIFO: never created, never truncated
-                self._file = open(os.open(self._path, os.O_WRONLY | os.O_CLOEXEC), "wb")
+                self._file = open(os.open(self._path, _STREAM_FLAGS), "wb")
             else:
                 self._file = open(self._path, "wb")
         return self._file

@@ -28,6 +28,9 @@ PACKAGES = {
     "fluidsynth": "fluidsynth",
     "chromium": "chromium",
     "jing": "jing",
+    "zsh": "zsh",
+    "fish": "fish",
+    "groff": "groff-base",
 }
 
 

@@ -1,10 +1,12 @@
 """Keys while playing: space pauses and resumes, ``q`` quits.
 
-Only when standard input is a terminal: it is put in *cbreak* mode (keys
-arrive one at a time, unechoed; Ctrl-C still interrupts) for the time of
-playback, and put back as it was on the way out, whatever happens. When
-standard input is a pipe or a file, keys are not read at all: what comes on
-it is left alone.
+Only when standard input is a terminal. On POSIX systems (Linux, macOS) it
+is put in *cbreak* mode with ``termios`` (keys arrive one at a time,
+unechoed; Ctrl-C still interrupts) for the time of playback, and put back as
+it was on the way out, whatever happens. On Windows the console's keys are
+read with ``msvcrt`` (``kbhit``/``getwch``: unechoed already, nothing to put
+back). When standard input is a pipe or a file, keys are not read at all:
+what comes on it is left alone.
 """
 
 from __future__ import annotations
@@ -66,23 +68,42 @@ class Keys:
             if not self.stdin.isatty():
                 return self
             fd = self.stdin.fileno()
-            import termios
-            import tty
-        except (AttributeError, ValueError, OSError, ImportError):   # no terminal (or Windows)
+        except (AttributeError, ValueError, OSError):   # no terminal
             return self
-        self._fd = fd
-        self._saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd)
-        self._thread = threading.Thread(target=self._read, name="guji-keys", daemon=True)
+        read = self._posix_reader(fd)
+        if read is None:
+            read = _console_reader(self._stop)
+        if read is None:                    # neither termios nor msvcrt
+            return self
+        self._thread = threading.Thread(target=self._read, args=(read,), name="guji-keys",
+                                        daemon=True)
         self._thread.start()
         return self
 
-    def _read(self) -> None:
+    def _posix_reader(self, fd: int) -> Callable[[], bytes | None] | None:
+        """Keys from terminal *fd* in cbreak mode (``None`` without termios)."""
+        try:
+            import termios
+            import tty
+        except ImportError:                  # Windows
+            return None
+        try:
+            self._saved = termios.tcgetattr(fd)
+        except (termios.error, OSError):     # not a real terminal
+            return None
+        self._fd = fd
+        tty.setcbreak(fd)
+
+        def read() -> bytes | None:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            return os.read(fd, 1) if ready else None
+        return read
+
+    def _read(self, read: Callable[[], bytes | None]) -> None:
         while not self._stop.is_set():
-            ready, _, _ = select.select([self._fd], [], [], 0.1)
-            if not ready:
+            key = read()
+            if key is None:
                 continue
-            key = os.read(self._fd, 1)
             if not key:                     # the terminal went away
                 return
             if key in PAUSE_KEYS:
@@ -102,3 +123,24 @@ class Keys:
             import termios
             termios.tcsetattr(self._fd, termios.TCSADRAIN, self._saved)
             self._saved = None
+
+
+def _console_reader(stop: threading.Event, msvcrt=None) -> Callable[[], bytes | None] | None:
+    """Keys from the Windows console through ``msvcrt`` (``None`` elsewhere):
+    a key as bytes, or ``None`` when none is waiting (polled every 20 ms)."""
+    if msvcrt is None:
+        try:
+            import msvcrt
+        except ImportError:
+            return None
+
+    def read() -> bytes | None:
+        if stop.wait(0) or not msvcrt.kbhit():
+            stop.wait(0.02)
+            return None
+        key = msvcrt.getwch()
+        if key in ("\x00", "\xe0"):          # an arrow or function key: two codes
+            msvcrt.getwch()
+            return None
+        return key.encode("utf-8", "replace")
+    return read

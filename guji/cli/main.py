@@ -21,18 +21,40 @@ from .. import __version__, limits
 from ..errors import GujiError, NotationError
 from ..limits import LimitError
 from .signals import exit_status, stopping
-from .terminal import SafeStream
+from .terminal import SafeStream, encoded
 
 #: Subcommands, in the order ``guji --help`` lists them.
 COMMANDS = ("demo", "list", "show", "scan", "collate", "edition", "claims", "glyphs", "midi", "sheet", "render",
-            "play", "devices", "ports", "diff", "compare", "draw", "page")
+            "play", "devices", "ports", "diff", "compare", "draw", "page", "completion", "man")
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a bad option is one line on stderr and exit status 2."""
+    """argparse, but a bad option is one line on stderr and exit status 2,
+    pointing to the help of the command it belongs to (``guji sheet --help``)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+class CommandParser(ArgumentParser):
+    """A subcommand's parser: options anywhere on the line, among the pattern
+    ids too (``guji sheet lu:1 --gap 5 xue:1 -o x.musicxml``: argparse's
+    intermixed parsing), and whatever it cannot place is its own error, so
+    the message points to its own ``--help``."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._intermixing:            # Python < 3.12.7: the intermixed parse calls back here
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            namespace, extras = self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+        if extras:
+            self.error("unrecognized arguments: " + " ".join(extras))
+        return namespace, extras
 
 
 def _wanted(argv: list[str] | None) -> tuple[str, ...]:
@@ -51,7 +73,7 @@ def build_parser(argv: list[str] | None = None) -> ArgumentParser:
         epilog="Pattern ids: SCORE[:DIAGRAM][@EDITION], e.g. lu, xue:2, lu:1@wuli-tongkao, "
                "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"guji {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name in _wanted(argv):
         module_name = f"guji.cli.commands.{name}"
         try:
@@ -85,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
     try:
-        with stopping():
+        with stopping(), encoded(stdout, stderr):
             return _run(argv)
     except KeyboardInterrupt as stop:          # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
         status, word = exit_status(stop)

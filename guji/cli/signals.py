@@ -7,6 +7,8 @@ service manager, ``timeout``) and SIGHUP (the terminal closed) raise
 :class:`Stopped`, a :class:`KeyboardInterrupt` too, so the same clean-up
 runs; the command line then exits with 128 + the signal's number (143, 129),
 as a shell reports a process those signals ended, after one line saying why.
+Only the signals the system has are used: Windows has no SIGHUP (its
+console's Ctrl-Break, SIGBREAK, stops guji as Ctrl-C does).
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ from contextlib import contextmanager
 from typing import Iterator
 
 #: The signals that stop guji cleanly, and the word for each.
-SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
-           signal.SIGHUP: "hung up"}
+SIGNALS = {getattr(signal, name): word for name, word in
+           (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"),
+            ("SIGBREAK", "interrupted")) if hasattr(signal, name)}
+
+#: The signals :func:`stopping` turns into :class:`Stopped` (those the system has).
+CAUGHT = tuple(s for s in SIGNALS if s != signal.SIGINT)
 
 
 class Stopped(KeyboardInterrupt):
@@ -40,7 +46,7 @@ def stopping() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {s: signal.signal(s, _raise) for s in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {s: signal.signal(s, _raise) for s in CAUGHT}
     try:
         yield
     finally:

@@ -20,8 +20,9 @@ One concept a module:
   :class:`MidiReading` of :class:`MidiHit` and :class:`MidiMarker`;
 * live MIDI out (``guji play --midi-out``), imported on their own:
   :mod:`guji.midi.events` (the file's notes as messages timed in seconds,
-  a loop's too), :mod:`guji.midi.ports` (the ALSA sequencer's and JACK's
-  ports, through python-rtmidi) and :mod:`guji.midi.sender` (messages sent
+  a loop's too), :mod:`guji.midi.ports` (the ports of CoreMIDI, WinMM, the
+  ALSA sequencer and JACK, through python-rtmidi: the ``midi`` extra) and
+  :mod:`guji.midi.sender` (messages sent
   on their times from a clock).
 
 Everything public is importable from here; :class:`Voice` (the keys of the

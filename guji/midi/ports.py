@@ -1,9 +1,13 @@
-"""Live MIDI out: the ports of the ALSA sequencer and of JACK.
+"""Live MIDI out: the ports of each system's MIDI back-end.
 
 ``guji play --midi-out`` sends a performance's notes (:mod:`guji.midi.events`)
 to the instruments performers use live — an electronic drum module, a
-synth, a DAW — through mido with the python-rtmidi backend, on the ALSA
-sequencer or a JACK server (rtmidi's wheel carries both on Linux).
+synth, a DAW — through mido with the python-rtmidi backend (guji's ``midi``
+extra: ``pip install 'guji[midi]'``), on every back-end rtmidi was built
+with (:data:`SYSTEMS`): CoreMIDI on macOS, Windows MultiMedia (WinMM) on
+Windows, the ALSA sequencer and JACK on Linux (JACK elsewhere too, where
+rtmidi has it). Advice is in the words of the system guji runs on
+(:func:`guji.system.name`).
 
 Ports
 -----
@@ -34,11 +38,13 @@ from typing import Any, Callable
 
 import mido
 
+from .. import system as this_system
 from ..errors import GujiError
 from ..library_messages import AlsaMessages, StderrCapture
 
-#: rtmidi's back-ends, by the name guji shows.
-SYSTEMS = {"ALSA": "LINUX_ALSA", "JACK": "UNIX_JACK"}
+#: rtmidi's back-ends, by the name guji shows, in the order they are listed.
+SYSTEMS = {"CoreMIDI": "MACOSX_CORE", "WinMM": "WINDOWS_MM", "ALSA": "LINUX_ALSA",
+           "JACK": "UNIX_JACK"}
 
 #: Seconds to let rtmidi hand the last messages on before a port closes.
 DRAIN = 0.05
@@ -46,6 +52,39 @@ DRAIN = 0.05
 ADVICE = ("no MIDI system: no ALSA sequencer (/dev/snd/seq is missing: 'sudo modprobe "
           "snd-seq') and no JACK server (start one, e.g. 'jackd -d dummy -r 48000'); "
           "or write a MIDI file with 'guji midi'")
+
+#: What to say when no back-end answers, by system (:func:`advice`).
+ADVICES = {
+    "linux": ADVICE,
+    "macos": "no MIDI system: CoreMIDI did not answer (open Audio MIDI Setup to check it); "
+             "or write a MIDI file with 'guji midi'",
+    "windows": "no MIDI system: Windows MIDI (WinMM) did not answer (check the device in "
+               "Device Manager); or write a MIDI file with 'guji midi'",
+}
+
+#: What to say when the back-ends answer with no port, by system.
+NO_PORT = {
+    "linux": "no MIDI output port (start a synth or a DAW, e.g. 'fluidsynth -a pulseaudio', "
+             "and see 'guji ports')",
+    "macos": "no MIDI output port (start a synth or a DAW, or turn on the IAC Driver in "
+             "Audio MIDI Setup, and see 'guji ports')",
+    "windows": "no MIDI output port (plug in a MIDI device, or start a virtual MIDI cable "
+               "such as loopMIDI, and see 'guji ports')",
+}
+
+#: The one line when python-rtmidi is missing.
+MISSING = ("live MIDI needs python-rtmidi, which is not installed: pip install 'guji[midi]' "
+           "(or pip install python-rtmidi); or write a MIDI file with 'guji midi'")
+
+
+def advice() -> str:
+    """No MIDI system answered: what to do, in this system's words."""
+    return ADVICES[this_system.name()]
+
+
+def no_port_advice() -> str:
+    """No output port: what to do, in this system's words."""
+    return NO_PORT[this_system.name()]
 
 
 class MidiUnavailable(GujiError):
@@ -70,9 +109,19 @@ def _backend(system: str):
     try:
         backend.load()
     except ImportError:
-        raise MidiUnavailable("live MIDI needs python-rtmidi, which is not installed (pip install "
-                              "python-rtmidi); or write a MIDI file with 'guji midi'") from None
+        raise MidiUnavailable(MISSING) from None
     return backend
+
+
+def compiled_systems() -> list[str]:
+    """The back-ends (:data:`SYSTEMS`) this python-rtmidi was built with, in
+    :data:`SYSTEMS`' order; :class:`MidiUnavailable` without python-rtmidi."""
+    try:
+        module = mido.Backend("mido.backends.rtmidi").module
+        compiled = set(module.get_api_names())
+    except ImportError:
+        raise MidiUnavailable(MISSING) from None
+    return [name for name, api in SYSTEMS.items() if api in compiled]
 
 
 def _quietly(action: Callable[[], Any]):
@@ -82,20 +131,20 @@ def _quietly(action: Callable[[], Any]):
 
 
 def list_ports() -> list[Port]:
-    """The output ports of the ALSA sequencer and of JACK (possibly none).
+    """The output ports of every back-end rtmidi has (possibly none).
 
-    Raises :class:`MidiUnavailable` (:data:`ADVICE`) when neither system answers."""
+    Raises :class:`MidiUnavailable` (:func:`advice`) when none answers."""
     ports: list[Port] = []
     answered = 0
-    for system in SYSTEMS:
+    for system in compiled_systems():
         try:
             names = _quietly(_backend(system).get_output_names)
-        except OSError:          # rtmidi's SystemError: that system is not there
+        except (OSError, ValueError):    # rtmidi's SystemError: that system is not there
             continue
         answered += 1
         ports += [Port(name, system) for name in names]
     if not answered:
-        raise MidiUnavailable(ADVICE)
+        raise MidiUnavailable(advice())
     return ports
 
 
@@ -126,7 +175,7 @@ def open_port(name: str | None = None) -> "Outlet":
     port = _chosen(name, ports)
     try:
         return Outlet(_quietly(lambda: _backend(port.system).open_output(port.name)), port)
-    except OSError as e:
+    except (OSError, ValueError) as e:
         raise MidiUnavailable(f"cannot open the MIDI port {port.name!r} ({e})") from None
 
 

@@ -27,6 +27,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from .. import system
 from ..errors import UsageError, xml_text
 from .lilypond import to_lilypond
 from .model import Sheet
@@ -35,8 +36,12 @@ from .musicxml import CJK_SERIF, to_musicxml
 #: What to install for each engraver, and what needs nothing.
 VEROVIO_HINT = ("SVG sheet music needs verovio: pip install verovio (or 'guji[sheet]'); "
                 ".musicxml, .mxl and .ly need nothing")
-LILYPOND_HINT = ("PDF sheet music needs LilyPond: apt-get install lilypond fonts-noto-cjk; "
-                 ".svg (verovio), .musicxml, .mxl and .ly do not")
+
+
+def lilypond_hint() -> str:
+    """What to install for PDF, in this system's words."""
+    return (f"PDF sheet music needs LilyPond: {system.install_hint('lilypond')}; "
+            ".svg (verovio), .musicxml, .mxl and .ly do not")
 
 _SVG = "http://www.w3.org/2000/svg"
 _XLINK = "http://www.w3.org/1999/xlink"
@@ -69,9 +74,9 @@ def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 60
     Raises :class:`~guji.errors.UsageError` when the program is missing,
     :class:`LilyPondError` when it fails.
     """
-    exe = shutil.which(lilypond)
+    exe = system.find_program(lilypond) if lilypond == "lilypond" else shutil.which(lilypond)
     if exe is None:
-        raise UsageError(LILYPOND_HINT)
+        raise UsageError(lilypond_hint())
     with tempfile.TemporaryDirectory(prefix="guji-ly-") as tmp:
         with open(os.path.join(tmp, "sheet.ly"), "w", encoding="utf-8") as f:
             f.write(source)

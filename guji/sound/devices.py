@@ -22,6 +22,12 @@ PORTAUDIO_INSTALL = ("install it with 'sudo apt-get install libportaudio2' (Debi
 PORTAUDIO_HINT = f"{PORTAUDIO_INSTALL}, or write a file instead: guji render ID -o out.wav"
 
 
+def portaudio_install() -> str:
+    """How to install PortAudio on this system (:func:`guji.system.install_hint`)."""
+    from .. import system
+    return f"install it with {system.install_hint('portaudio')}"
+
+
 #: No device, in a musician's words.
 NO_DEVICE = "no sound output here: no sound card or audio device was found"
 
@@ -61,7 +67,7 @@ def sounddevice_module():
         detail = str(e).splitlines()[0] if str(e) else "PortAudio library not found"
         raise AudioDeviceError("cannot play sound: PortAudio, the library guji plays sound "
                                "with, is not installed", detail=detail,
-                               install=PORTAUDIO_INSTALL) from None
+                               install=portaudio_install()) from None
     except ImportError:
         raise AudioDeviceError("cannot play sound: the sounddevice package is missing",
                                install="pip install sounddevice") from None

@@ -8,7 +8,9 @@ times): the key is the parameters, the rate and, for a recording, the file's
 modification time and size, so an edited recording is read again.
 
 A synthesised hit is also kept on disk, in guji's cache folder
-(``$GUJI_CACHE``, else ``$XDG_CACHE_HOME/guji``, else ``~/.cache/guji``), as
+(``$GUJI_CACHE``, else each system's own place: ``$XDG_CACHE_HOME/guji`` or
+``~/.cache/guji`` on Linux, ``~/Library/Caches/guji`` on macOS,
+``%LOCALAPPDATA%\\guji\\Cache`` on Windows: :func:`guji.system.cache_home`), as
 the very float32 samples synthesis made (a ``.npy`` file): the next command
 loads it in a millisecond instead of synthesising again, and renders the
 same bytes. The file's name is a hash of the parameters, the rate and the
@@ -72,8 +74,9 @@ def cache_folder() -> Path | None:
     chosen = os.environ.get("GUJI_CACHE")
     if chosen:
         return None if chosen.lower() in ("off", "0", "no", "none") else Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "guji"
+    from .. import system
+    folder = system.cache_home() / "guji"
+    return folder / "Cache" if system.name() == "windows" else folder
 
 
 @functools.lru_cache(maxsize=1)

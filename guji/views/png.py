@@ -5,9 +5,11 @@
 list (:data:`guji.views.svg.FONT_FAMILY`) to whatever CJK font is installed,
 as a reader's browser does, where libraries like cairosvg use only the first
 family and draw empty boxes (tofu) when it is missing. No Python package is
-needed; the browser is found as ``$GUJI_CHROMIUM`` or
-``chromium``/``chromium-browser``/``google-chrome`` on the ``PATH``
-(:func:`find_browser`). On Debian: ``apt-get install chromium fonts-noto-cjk``.
+needed; the browser is found as ``$GUJI_CHROMIUM``, or
+``chromium``/``chromium-browser``/``google-chrome`` on the ``PATH``, or where
+each system installs Chrome, Chromium or Edge (``C:\\Program Files\\…``,
+``/Applications/Google Chrome.app``: :func:`guji.system.find_program`).
+On Debian: ``apt-get install chromium fonts-noto-cjk``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .. import system
 from ..errors import UsageError
 from ..files import check_target, writing
 from .svg import Drawing
@@ -40,12 +43,11 @@ def find_browser() -> str:
         if not found:
             raise UsageError(f"GUJI_CHROMIUM={env!r} is not an executable")
         return found
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    raise UsageError("PNG needs a Chromium browser (Debian: apt-get install chromium "
-                     "fonts-noto-cjk; or set GUJI_CHROMIUM); write .svg instead")
+    found = system.find_program("chromium", BROWSERS[1:])
+    if found:
+        return found
+    raise UsageError(f"PNG needs a Chromium browser ({system.install_hint('chromium')}; "
+                     "or set GUJI_CHROMIUM); write .svg instead")
 
 
 def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0,

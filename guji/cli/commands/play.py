@@ -67,8 +67,9 @@ def register(subparsers) -> None:
 def _add_midi_out_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("MIDI out")
     g.add_argument("--midi-out", nargs="?", const="", default=None, metavar="PORT",
-                   help="send the notes of 'guji midi' to a MIDI port as they sound (ALSA "
-                        "sequencer or JACK; PORT: its name or part of it, see 'guji ports'; "
+                   help="send the notes of 'guji midi' to a MIDI port as they sound (CoreMIDI, "
+                        "WinMM, ALSA sequencer or JACK; needs 'guji[midi]'; PORT: its name or "
+                        "part of it, see 'guji ports'; "
                         "none: the first port that is not 'Midi Through')")
     g.add_argument("--no-audio", action="store_true",
                    help="with --midi-out: MIDI only, no sound from guji")

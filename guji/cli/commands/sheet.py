@@ -40,7 +40,8 @@ def register(subparsers) -> None:
                     "its own.",
         epilog="Formats, by extension: .musicxml or .mxl (MusicXML 4.0), .ly (LilyPond), .svg "
                "(engraved by verovio: pip install verovio), .pdf (engraved by LilyPond: "
-               "apt-get install lilypond fonts-noto-cjk). Examples: guji sheet lu -o lu.pdf; "
+               "apt-get install lilypond fonts-noto-cjk, brew install lilypond, or lilypond.org "
+               "on Windows). Examples: guji sheet lu -o lu.pdf; "
                "guji sheet lu xue --rite she --repeat 3 --count-in 4 -o lu-xue.musicxml; "
                "guji sheet lu --mute 鼓 --ghost click -o lu-minus-gu.svg")
     p.add_argument("ids", nargs="+", metavar="ID",

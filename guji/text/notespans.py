@@ -1,0 +1,181 @@
+"""A text's map for the prefilter, made at C speed: :func:`text_map`.
+
+The prefilter (:mod:`guji.text.prefilter`) needs, for a whole text (a
+book of a library: millions of characters, nearly none of them notation):
+
+* the *hits*, the characters the scanner acts on, with their kind;
+* the *notes* (注): the outermost closed notes, as
+  :func:`guji.text.lexer.match_notes` pairs the brackets — a note may start
+  pages before a pattern (a stray ``(`` that a ``)`` far later closes);
+* the *breaks*: runs of five ideographs or more outside every note and
+  every markup tag, which the scanner reads as prose that ends everything.
+
+All three are found over the text's code points as numpy arrays (the text
+is turned into numbers a slice at a time, so a big text costs little
+memory). The notes of a text with one kind of bracket (Kanripo's ``( )``)
+are paired at once: the stack of open notes is a walk of +1 (opener) and −1
+(closer, ignored on an empty stack), and the brackets where the number of
+open notes that will still be closed rises from 0 and falls back to 0 are
+the outermost notes' ends. A text with two kinds of brackets is paired by
+:func:`match_notes` itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lexer import NOTE_BRACKETS, match_notes
+
+#: Characters turned into numbers at a time (bounds the memory of a big text).
+SLICE = 1 << 22
+
+HIT, RUN, OPEN, CLOSE, LT, GT, EOL = 1, 2, 3, 4, 5, 6, 7
+#: How many ideographs in a row make a break: one more than a typo may be
+#: (:data:`guji.text.typos.MAX_TYPO_CHARS`).
+BREAK_LENGTH = 5
+
+
+def classes(hits: str, run_ranges: list[tuple[int, int]], skip: str) -> np.ndarray:
+    """The class of every code point: :data:`HIT` for the characters of *hits*,
+    :data:`RUN` for those of *run_ranges* not in *skip*, :data:`OPEN` /
+    :data:`CLOSE` for note brackets, 0 for the rest."""
+    table = np.zeros(0x110000, dtype=np.uint8)
+    for lo, hi in run_ranges:
+        table[lo:hi + 1] = RUN
+    for ch in skip:
+        table[ord(ch)] = 0
+    for ch in hits:
+        table[ord(ch)] = HIT
+    for o, c in NOTE_BRACKETS.items():
+        table[ord(o)], table[ord(c)] = OPEN, CLOSE
+    table[ord("<")], table[ord(">")], table[ord("\n")] = LT, GT, EOL
+    return table
+
+
+@dataclass(frozen=True)
+class TextMap:
+    """Hits, notes and breaks of one text (offsets are the text's)."""
+
+    hits: np.ndarray            #: offsets of the hits, in order
+    codes: np.ndarray           #: their code points
+    before: np.ndarray          #: the code points of the characters before them (0 at the start)
+    note_starts: np.ndarray     #: outermost closed notes: opener offsets
+    note_ends: np.ndarray       #: … and offsets just past their closers
+    break_starts: np.ndarray    #: breaks (see the module), in order
+    break_ends: np.ndarray
+
+    def inside(self, offsets: np.ndarray) -> np.ndarray:
+        """The index of the outermost note holding each offset, −1 for none."""
+        if not len(self.note_starts):
+            return np.full(len(offsets), -1)
+        k = np.searchsorted(self.note_starts, offsets, side="right") - 1
+        held = (k >= 0) & (offsets < self.note_ends[np.maximum(k, 0)])
+        return np.where(held, k, -1)
+
+    def crossing(self, offset: int) -> tuple[int, int] | None:
+        """The outermost note a cut just before *offset* would cut, if any."""
+        k = int(np.searchsorted(self.note_starts, offset - 1, side="right")) - 1
+        if k >= 0 and self.note_starts[k] < offset < self.note_ends[k]:
+            return int(self.note_starts[k]), int(self.note_ends[k])
+        return None
+
+
+def text_map(text: str, table: np.ndarray) -> TextMap:
+    """The :class:`TextMap` of *text*, classes of code points from *table* (:func:`classes`)."""
+    hits, runs, brackets, marks = [], [], [], []
+    small = table[:0x10000]
+    for base, piece in _slices(text):
+        raw = piece.encode("utf-16-le", "surrogatepass")
+        if len(raw) == 2 * len(piece):
+            units = np.frombuffer(raw, dtype=np.uint16)
+            cls = small[units]
+        else:                                           # characters beyond the BMP
+            units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            cls = table[units]
+        at = np.flatnonzero(cls != RUN)                 # a run of ideographs lies between two
+        kind = cls[at]
+        edges = np.concatenate(([-1], at, [len(piece)]))
+        long = np.flatnonzero(np.diff(edges) > BREAK_LENGTH)
+        runs.append((edges[long] + 1 + base, edges[long + 1] + base))
+        h = at[kind == HIT]
+        hits.append((h + base, units[h], units[np.maximum(h - 1, 0)]))
+        b = (kind == OPEN) | (kind == CLOSE)
+        brackets.append((at[b] + base, kind[b] == OPEN))
+        m = kind >= LT
+        marks.append((at[m] + base, kind[m]))
+    note_starts, note_ends = _notes(text, np.concatenate([b[0] for b in brackets]),
+                                    np.concatenate([b[1] for b in brackets]))
+    rs = np.concatenate([r[0] for r in runs])
+    re_ = np.concatenate([r[1] for r in runs])
+    k = np.searchsorted(note_starts, rs, side="right") - 1
+    free = ~((k >= 0) & (rs < note_ends[np.maximum(k, 0)])) if len(note_starts) else \
+        np.ones(len(rs), dtype=bool)
+    free &= ~_in_tags(np.concatenate([m[0] for m in marks]),
+                      np.concatenate([m[1] for m in marks]), rs)
+    at = np.concatenate([h[0] for h in hits])
+    codes = np.concatenate([h[1].astype(np.int64) for h in hits])
+    before = np.concatenate([h[2].astype(np.int64) for h in hits])
+    for k in np.flatnonzero(np.isin(at, [b for b, _ in _slices_starts(text)])).tolist():
+        before[k] = ord(text[int(at[k]) - 1]) if at[k] > 0 else 0   # a slice's first character
+    return TextMap(at, codes, before, note_starts, note_ends, rs[free], re_[free])
+
+
+def _slices_starts(text: str):
+    start, n = 0, len(text)
+    while start < n:
+        end = start + SLICE
+        if end < n:
+            cut = text.find("\n", end)
+            end = n if cut < 0 else cut + 1
+        yield start, end
+        start = end
+
+
+def _slices(text: str):
+    """``(offset, piece)`` slices of *text* of about :data:`SLICE` characters, cut
+    after a line break (no run of ideographs is cut)."""
+    n = len(text)
+    for start, end in _slices_starts(text):
+        yield start, text[start:end] if (start, end) != (0, n) else text
+
+
+def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Which of the runs at *starts* might stand inside a markup tag (``<pb:…>``,
+    which cannot span lines): those after a ``<`` with no ``>`` nor line
+    break after it. *at* are the offsets of the marks ``<``, ``>``, ``\\n``,
+    *marks* their classes."""
+    lt = at[marks == LT]
+    if not len(lt) or not len(starts):
+        return np.zeros(len(starts), dtype=bool)
+    other = at[marks != LT]
+
+    def last(points):
+        k = np.searchsorted(points, starts) - 1
+        return np.where(k >= 0, points[np.maximum(k, 0)], -1) if len(points) else \
+            np.full(len(starts), -1)
+    return last(lt) > last(other)
+
+
+def _notes(text: str, at: np.ndarray, opens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The outermost closed notes (see the module): opener offsets, end offsets;
+    *at* the offsets of the brackets, *opens* True for the openers."""
+    if not len(at):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    used = [(o, c) for o, c in NOTE_BRACKETS.items() if o in text or c in text]
+    if len(used) > 1:
+        ends = match_notes(text)
+        outer_s: list[int] = []
+        outer_e: list[int] = []
+        for s in sorted(ends):
+            if not outer_e or s >= outer_e[-1]:
+                outer_s.append(s)
+                outer_e.append(ends[s])
+        return np.array(outer_s, dtype=np.int64), np.array(outer_e, dtype=np.int64)
+    walk = np.cumsum(np.where(opens, 1, -1))
+    depth = walk - np.minimum(np.minimum.accumulate(walk), 0)   # the stack; stray closers ignored
+    future = np.minimum.accumulate(depth[::-1])[::-1]          # the lowest it will be again
+    closed = depth - future                                    # open notes that will be closed
+    before = np.concatenate(([0], closed[:-1]))
+    return at[(before == 0) & (closed > 0)], at[(before > 0) & (closed == 0)] + 1

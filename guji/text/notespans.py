@@ -96,8 +96,9 @@ def text_map(text: str, table: np.ndarray) -> TextMap:
             cls = table[units]
         at = np.flatnonzero(cls != RUN)                 # a run of ideographs lies between two
         kind = cls[at]
-        edges = np.concatenate(([-1], at, [len(piece)]))
-        long = np.flatnonzero(np.diff(edges) > BREAK_LENGTH)
+        edges = np.empty(len(at) + 2, dtype=np.int64)
+        edges[0], edges[1:-1], edges[-1] = -1, at, len(piece)
+        long = np.flatnonzero((edges[1:] - edges[:-1]) > BREAK_LENGTH)
         runs.append((edges[long] + 1 + base, edges[long + 1] + base))
         h = at[kind == HIT]
         hits.append((h + base, units[h], units[np.maximum(h - 1, 0)]))

@@ -91,7 +91,7 @@ def windows(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` offsets of the stretches of *text* the scanner must
     read, in order, each from a line's start to a line's start (or the text's
     ends) and cutting no note (see the module documentation)."""
-    if not _HITS.search(text):
+    if not _may_hold(text):
         return []
     tm = text_map(text, _table())
     hits = tm.hits
@@ -114,6 +114,23 @@ def windows(text: str) -> list[tuple[int, int]]:
     spans = [_widen(text, tm, *_reach(text, tm, int(hits[first[c]]), int(hits[last[c]])))
              for c in np.flatnonzero(matters).tolist()]
     return _merge(text, tm, spans)
+
+
+_STROKE_RE = re.compile("[" + re.escape(_STROKES) + "]")
+_LABEL_RE = re.compile("|".join(re.escape(w) for w in LABELS))
+_LAST_CHARS = sorted({w[-1] for w in LABELS})
+
+
+def _may_hold(text: str) -> bool:
+    """A quick look at the whole text: could any cluster of it matter (a
+    label; 半 and a stroke; six strokes)? If not, nothing needs mapping."""
+    if HALF in text:
+        if _STROKE_RE.search(text):
+            return True
+    if any(w[-1] in text for w in _LAST_CHARS) and _LABEL_RE.search(text):
+        return True
+    first = _STROKE_RE.search(text)
+    return first is not None and len(_STROKE_RE.findall(text, first.start())) >= 6
 
 
 def _noted(text: str, tm: TextMap, kinds, note, cluster, strokes, n: int):
@@ -226,11 +243,13 @@ class WindowSource(SourceText):
                 starts.append(m.end())
                 numbers.append(line)
             done = starts[-1]
-        self._lines = _breaks(text, 0, len(text)) + 1
+        self._lines: int | None = None
         self._starts, self._numbers = starts, numbers
 
     @property
     def line_count(self) -> int:
+        if self._lines is None:
+            self._lines = _breaks(self.text, 0, len(self.text)) + 1
         return self._lines
 
     def line_start(self, line: int) -> int:

@@ -116,3 +116,25 @@ def test_seeds_with_random_insertions(seed, insertions):
         at %= len(text) + 1
         text = text[:at] + piece + text[at:]
     same(text)
+
+
+def outermost(text: str) -> list[tuple[int, int]]:
+    """The outermost closed notes of *text* by the lexer's own pairing."""
+    from guji.text.lexer import match_notes
+    ends = match_notes(text)
+    out: list[tuple[int, int]] = []
+    for start in sorted(ends):
+        if not out or start >= out[-1][1]:
+            out.append((start, ends[start]))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="()（）【】a\n", max_size=80))
+def test_notes_paired_as_the_lexer_pairs_them(text):
+    """Both ways of pairing brackets (numpy for one kind, one by one for
+    several) find the lexer's outermost notes."""
+    from guji.text.notespans import text_map
+    from guji.text.prefilter import _table
+    tm = text_map(text, _table())
+    assert list(zip(tm.note_starts.tolist(), tm.note_ends.tolist())) == outermost(text)

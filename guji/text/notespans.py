@@ -17,7 +17,7 @@ are paired at once: the stack of open notes is a walk of +1 (opener) and −1
 (closer, ignored on an empty stack), and the brackets where the number of
 open notes that will still be closed rises from 0 and falls back to 0 are
 the outermost notes' ends. A text with two kinds of brackets is paired by
-:func:`match_notes` itself.
+:func:`match_notes`'s own rule, one bracket at a time.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lexer import NOTE_BRACKETS, match_notes
+from .lexer import NOTE_BRACKETS
 
 #: Characters turned into numbers at a time (bounds the memory of a big text).
 SLICE = 1 << 22
@@ -86,6 +86,9 @@ def text_map(text: str, table: np.ndarray) -> TextMap:
     """The :class:`TextMap` of *text*, classes of code points from *table* (:func:`classes`)."""
     hits, runs, brackets, marks = [], [], [], []
     small = table[:0x10000]
+    if not text:
+        empty = np.zeros(0, dtype=np.int64)
+        return TextMap(empty, empty, empty, empty, empty, empty, empty)
     for base, piece in _slices(text):
         raw = piece.encode("utf-16-le", "surrogatepass")
         if len(raw) == 2 * len(piece):
@@ -103,11 +106,11 @@ def text_map(text: str, table: np.ndarray) -> TextMap:
         h = at[kind == HIT]
         hits.append((h + base, units[h], units[np.maximum(h - 1, 0)]))
         b = (kind == OPEN) | (kind == CLOSE)
-        brackets.append((at[b] + base, kind[b] == OPEN))
+        brackets.append((at[b] + base, units[at[b]]))
         m = kind >= LT
         marks.append((at[m] + base, kind[m]))
     note_starts, note_ends = _notes(text, np.concatenate([b[0] for b in brackets]),
-                                    np.concatenate([b[1] for b in brackets]))
+                                    np.concatenate([b[1].astype(np.int64) for b in brackets]))
     rs = np.concatenate([r[0] for r in runs])
     re_ = np.concatenate([r[1] for r in runs])
     k = np.searchsorted(note_starts, rs, side="right") - 1
@@ -159,24 +162,48 @@ def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarra
     return last(lt) > last(other)
 
 
-def _notes(text: str, at: np.ndarray, opens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _notes(text: str, at: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The outermost closed notes (see the module): opener offsets, end offsets;
-    *at* the offsets of the brackets, *opens* True for the openers."""
-    if not len(at):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    used = [(o, c) for o, c in NOTE_BRACKETS.items() if o in text or c in text]
+    *at* the offsets of the brackets, *codes* their code points. A closer
+    whose opener the text never uses closes nothing: only the kinds opened
+    count."""
+    empty = np.zeros(0, dtype=np.int64)
+    used = [(o, c) for o, c in NOTE_BRACKETS.items() if o in text]
+    if not len(at) or not used:
+        return empty, empty
     if len(used) > 1:
-        ends = match_notes(text)
-        outer_s: list[int] = []
-        outer_e: list[int] = []
-        for s in sorted(ends):
-            if not outer_e or s >= outer_e[-1]:
-                outer_s.append(s)
-                outer_e.append(ends[s])
-        return np.array(outer_s, dtype=np.int64), np.array(outer_e, dtype=np.int64)
-    walk = np.cumsum(np.where(opens, 1, -1))
+        return _paired(at.tolist(), codes.tolist())
+    opener, closer = ord(used[0][0]), ord(used[0][1])
+    mine = (codes == opener) | (codes == closer)
+    at, codes = at[mine], codes[mine]
+    walk = np.cumsum(np.where(codes == opener, 1, -1))
     depth = walk - np.minimum(np.minimum.accumulate(walk), 0)   # the stack; stray closers ignored
     future = np.minimum.accumulate(depth[::-1])[::-1]          # the lowest it will be again
     closed = depth - future                                    # open notes that will be closed
     before = np.concatenate(([0], closed[:-1]))
     return at[(before == 0) & (closed > 0)], at[(before > 0) & (closed == 0)] + 1
+
+
+_CLOSER_OF = {ord(o): ord(c) for o, c in NOTE_BRACKETS.items()}
+
+
+def _paired(at: list[int], codes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The outermost closed notes, brackets paired one by one exactly as
+    :func:`~guji.text.lexer.match_notes` pairs them (for texts with several
+    kinds of bracket; ``tests/test_prefilter.py`` holds the two together)."""
+    ends: dict[int, int] = {}
+    stack: list[tuple[int, int]] = []
+    closer_of = _CLOSER_OF
+    for pos, code in zip(at, codes):
+        want = closer_of.get(code)
+        if want is not None:
+            stack.append((pos, want))
+        elif stack and code == stack[-1][1]:
+            ends[stack.pop()[0]] = pos + 1
+    outer_s: list[int] = []
+    outer_e: list[int] = []
+    for start in sorted(ends):
+        if not outer_e or start >= outer_e[-1]:
+            outer_s.append(start)
+            outer_e.append(ends[start])
+    return np.array(outer_s, dtype=np.int64), np.array(outer_e, dtype=np.int64)

@@ -191,7 +191,8 @@ def _reach(text: str, tm: TextMap, first: int, last: int) -> tuple[int, int]:
 
 def _line_start(text: str, at: int) -> int:
     """The start of the line holding *at* (lines end at ``\\r\\n``, ``\\r`` or ``\\n``)."""
-    return max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    nl = text.rfind("\n", 0, at)
+    return max(nl, text.rfind("\r", nl + 1, at)) + 1
 
 
 def _next_line(text: str, at: int) -> int:
@@ -273,5 +274,6 @@ class WindowSource(SourceText):
 
 def _breaks(text: str, start: int, end: int) -> int:
     """Line breaks in ``text[start:end]`` (``\\r\\n`` counts once)."""
-    return (text.count("\n", start, end) + text.count("\r", start, end)
-            - text.count("\r\n", start, end))
+    lf = text.count("\n", start, end)
+    cr = text.count("\r", start, end)
+    return lf + cr - (text.count("\r\n", start, end) if cr else 0)

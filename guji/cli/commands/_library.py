@@ -98,7 +98,7 @@ class Tally:
         took = time.monotonic() - self.started
         return (f"{self.files:,} files, {size_text(self.bytes)}: {self.patterns:,} patterns in "
                 f"{self.with_patterns:,} files ({took:.1f} s)"
-                + (f"; {self.failed:,} could not be read" if self.failed else ""))
+                + (f"; {self.failed:,} with errors" if self.failed else ""))
 
 
 def library_scans(args, tally: Tally):

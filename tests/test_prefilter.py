@@ -138,3 +138,15 @@ def test_notes_paired_as_the_lexer_pairs_them(text):
     from guji.text.prefilter import _table
     tm = text_map(text, _table())
     assert list(zip(tm.note_starts.tolist(), tm.note_ends.tolist())) == outermost(text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(texts(), max_size=6))
+def test_texts_mapped_together_as_alone(many):
+    """Many files mapped at once (:func:`windows_of_each`, as a library worker
+    does) get each the windows it gets alone: no note, cluster or window
+    runs from one file into the next."""
+    from guji.text.prefilter import windows_of_each
+    seed = SEEDS[0].read_text(encoding="utf-8")
+    many = many + [seed, "(" + seed, seed + ")"]
+    assert windows_of_each(many) == [windows(t) for t in many]

@@ -115,16 +115,38 @@ def _matches(name: str, rel: str, globs) -> bool:
 
 def scan_file(path: str, encoding: str | None = None, labels: str = "auto") -> FileScan:
     """One file of a library, read as ``guji scan FILE`` reads it (errors kept, not raised)."""
-    from .prefilter import prefiltered_scan
-    try:
-        text, used, size = read_lean(path, encoding)
-        if text is None:
-            return FileScan(path, size, skipped="binary")
-        result = prefiltered_scan(text, filename=path, labels=labels)  # type: ignore[arg-type]
-    except GujiError as e:
-        return FileScan(path, error=str(e))
-    return FileScan(path, size, used, [p.to_json() for p in result.patterns],
-                    [str(n) for n in result.notices], [_line(p) for p in result.patterns])
+    return scan_many([path], encoding, labels)[0]
+
+
+def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto"
+              ) -> list[FileScan]:
+    """:func:`scan_file` of each of *paths*, the prefilter mapping their texts at once."""
+    from .prefilter import prefiltered_scan, windows_of_each
+    read: list = []
+    for path in paths:
+        try:
+            text, used, size = read_lean(path, encoding)
+            read.append((path, text, used, size, None))
+        except GujiError as e:
+            read.append((path, None, None, 0, str(e)))
+    texts = [r[1] for r in read if r[1] is not None]
+    spans = iter(windows_of_each(texts))
+    out = []
+    for path, text, used, size, error in read:
+        if error is not None:
+            out.append(FileScan(path, error=error))
+        elif text is None:
+            out.append(FileScan(path, size, skipped="binary"))
+        else:
+            try:
+                result = prefiltered_scan(text, path, None, labels, next(spans))  # type: ignore
+            except GujiError as e:
+                out.append(FileScan(path, size, used, error=str(e)))
+                continue
+            out.append(FileScan(path, size, used, [p.to_json() for p in result.patterns],
+                                [str(n) for n in result.notices],
+                                [_line(p) for p in result.patterns]))
+    return out
 
 
 def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
@@ -186,7 +208,7 @@ def _line(p) -> list[str]:
 
 def _batch(paths: list[str], encoding, labels, limits: Limits) -> list[FileScan]:
     with using(limits):
-        return [scan_file(p, encoding, labels) for p in paths]
+        return scan_many(paths, encoding, labels)
 
 
 def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = "auto",
@@ -196,8 +218,8 @@ def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = 
     jobs = jobs or os.cpu_count() or 1
     limits = current()
     if jobs == 1:
-        for path in paths:
-            yield scan_file(path, encoding, labels)
+        for batch in _batches(paths):
+            yield from scan_many(batch, encoding, labels)
         return
     from . import prefilter  # noqa: F401  (imported once, before the workers fork)
     methods = multiprocessing.get_all_start_methods()

@@ -82,8 +82,10 @@ class TextMap:
         return None
 
 
-def text_map(text: str, table: np.ndarray) -> TextMap:
-    """The :class:`TextMap` of *text*, classes of code points from *table* (:func:`classes`)."""
+def text_map(text: str, table: np.ndarray, bounds: list[int] | None = None) -> TextMap:
+    """The :class:`TextMap` of *text*, classes of code points from *table*
+    (:func:`classes`). With *bounds* (the offsets where texts joined into
+    *text* start, the first 0), each text's notes are paired on their own."""
     hits, runs, brackets, marks = [], [], [], []
     small = table[:0x10000]
     if not text:
@@ -109,8 +111,9 @@ def text_map(text: str, table: np.ndarray) -> TextMap:
         brackets.append((at[b] + base, units[at[b]]))
         m = kind >= LT
         marks.append((at[m] + base, kind[m]))
-    note_starts, note_ends = _notes(text, np.concatenate([b[0] for b in brackets]),
-                                    np.concatenate([b[1].astype(np.int64) for b in brackets]))
+    note_starts, note_ends = _notes_of_each(text, np.concatenate([b[0] for b in brackets]),
+                                            np.concatenate([b[1].astype(np.int64)
+                                                            for b in brackets]), bounds or [0])
     rs = np.concatenate([r[0] for r in runs])
     re_ = np.concatenate([r[1] for r in runs])
     k = np.searchsorted(note_starts, rs, side="right") - 1
@@ -162,13 +165,32 @@ def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarra
     return last(lt) > last(other)
 
 
-def _notes(text: str, at: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _notes_of_each(text: str, at: np.ndarray, codes: np.ndarray, bounds: list[int]):
+    """:func:`_notes` of each text joined into *text* (starting at *bounds*)."""
+    if len(bounds) == 1:
+        return _notes(text, at, codes, 0, len(text))
+    cuts = np.searchsorted(at, bounds + [len(text)]).tolist()
+    starts, ends = [], []
+    for k, begin in enumerate(bounds):
+        a, b = cuts[k], cuts[k + 1]
+        if a < b:
+            end = bounds[k + 1] if k + 1 < len(bounds) else len(text)
+            s, e = _notes(text, at[a:b], codes[a:b], begin, end)
+            starts.append(s)
+            ends.append(e)
+    if not starts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(starts), np.concatenate(ends)
+
+
+def _notes(text: str, at: np.ndarray, codes: np.ndarray, begin: int, end: int
+           ) -> tuple[np.ndarray, np.ndarray]:
     """The outermost closed notes (see the module): opener offsets, end offsets;
     *at* the offsets of the brackets, *codes* their code points. A closer
     whose opener the text never uses closes nothing: only the kinds opened
     count."""
     empty = np.zeros(0, dtype=np.int64)
-    used = [(o, c) for o, c in NOTE_BRACKETS.items() if o in text]
+    used = [(o, c) for o, c in NOTE_BRACKETS.items() if text.find(o, begin, end) >= 0]
     if not len(at) or not used:
         return empty, empty
     if len(used) > 1:

@@ -37,7 +37,7 @@ inside one window as in the whole text; decisions about the whole text
 diagrams") are taken over all the windows' tokens at once. One reads the
 whole text: whether labels and 半 stand in a text with no strokes at all; so
 when labels are found and no window holds a stroke, every cluster with a
-stroke is read too.
+stroke or a 半 is read too.
 """
 
 from __future__ import annotations
@@ -76,13 +76,16 @@ def _table():
 
 
 def prefiltered_scan(text: str, filename: str | None = None, edition: str | None = None,
-                     labels: LabelMode = "auto") -> ScanResult:
-    """:func:`guji.text.scan.scan` of *text*, reading only its :func:`windows`:
-    the same patterns, notices and errors, at the same places."""
+                     labels: LabelMode = "auto",
+                     spans: list[tuple[int, int]] | None = None) -> ScanResult:
+    """:func:`guji.text.scan.scan` of *text*, reading only its :func:`windows`
+    (*spans*, if they were found already): the same patterns, notices and
+    errors, at the same places."""
     if labels not in LABEL_MODES:
         raise ValueError(f"labels must be one of {LABEL_MODES}, not {labels!r}")
     with paused_collector():
-        spans = windows(text)
+        if spans is None:
+            spans = windows(text)
         src = WindowSource(text, filename, spans)
         return read_tokens(src, tokenize(src, spans), edition, labels)
 
@@ -91,29 +94,64 @@ def windows(text: str) -> list[tuple[int, int]]:
     """The ``(start, end)`` offsets of the stretches of *text* the scanner must
     read, in order, each from a line's start to a line's start (or the text's
     ends) and cutting no note (see the module documentation)."""
-    if not _may_hold(text):
-        return []
-    tm = text_map(text, _table())
+    return windows_of_each([text])[0]
+
+
+def windows_of_each(texts: list[str]) -> list[list[tuple[int, int]]]:
+    """:func:`windows` of each of *texts* (many small files mapped at once: a
+    line break joins them, and nothing is paired, clustered or widened
+    across two)."""
+    out: list[list[tuple[int, int]]] = [[] for _ in texts]
+    chosen = [k for k, t in enumerate(texts) if _may_hold(t)]
+    if not chosen:
+        return out
+    joined = "\n".join(texts[k] for k in chosen)
+    bounds = [0]
+    for k in chosen[:-1]:
+        bounds.append(bounds[-1] + len(texts[k]) + 1)
+    ends = [b + len(texts[k]) for b, k in zip(bounds, chosen)]
+    tm = text_map(joined, _table(), bounds)
+    for span in _spans(joined, tm, np.array(bounds), np.array(ends)):
+        k = int(np.searchsorted(bounds, span[0], side="right")) - 1
+        out[chosen[k]].append((span[0] - bounds[k], span[1] - bounds[k]))
+    return out
+
+
+def _spans(text: str, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
+    """The windows of the texts joined into *text* (offsets of *text*)."""
     hits = tm.hits
+    if not len(hits):
+        return []
     kinds = _kinds(tm)
     note = tm.inside(hits)
     out = note < 0
-    # clusters: a new one after every gap holding a break
+    which = np.searchsorted(bounds, hits, side="right") - 1      # each hit's text
+    # clusters: a new one after every gap holding a break, and at every new text
     bs = tm.break_starts
     gaps = np.searchsorted(bs, hits[1:]) - np.searchsorted(bs, hits[:-1], side="right") > 0
+    gaps |= which[1:] != which[:-1]
     cluster = np.concatenate(([0], np.cumsum(gaps)))
     n = int(cluster[-1]) + 1
     count = {k: np.bincount(cluster, weights=(kinds == k) & out, minlength=n) for k in "SHL"}
     strokes = count["S"]
     matters = (count["L"] > 0) | ((count["H"] > 0) & (strokes > 0)) | (strokes >= 6)
     matters |= _noted(text, tm, kinds, note, cluster, strokes, n)
-    if (count["L"][matters] > 0).any() and not (strokes[matters] > 0).any():
-        matters |= strokes > 0          # labels and 半 in a text with no strokes? read them all
     first = np.searchsorted(cluster, np.arange(n))
     last = np.searchsorted(cluster, np.arange(n), side="right") - 1
-    spans = [_widen(text, tm, *_reach(text, tm, int(hits[first[c]]), int(hits[last[c]])))
-             for c in np.flatnonzero(matters).tolist()]
-    return _merge(text, tm, spans)
+    owner = which[first]
+    # labels in a text whose read clusters hold no stroke: read all its strokes and 半
+    # (the scanner says when labels and 半 stand in a text with no strokes at all)
+    labelled = np.bincount(owner, weights=matters & (count["L"] > 0), minlength=len(bounds))
+    stroked = np.bincount(owner, weights=matters & (strokes > 0), minlength=len(bounds))
+    lost = (labelled > 0) & (stroked == 0)
+    matters |= lost[owner] & ((strokes > 0) | (count["H"] > 0))
+    spans = []
+    for c in np.flatnonzero(matters).tolist():
+        k = int(owner[c])
+        lo, hi = int(bounds[k]), int(ends[k])
+        start, end = _reach(text, tm, int(hits[first[c]]), int(hits[last[c]]), lo, hi)
+        spans.append(_widen(text, tm, start, end, hi))
+    return _merge(text, tm, spans, bounds, ends)
 
 
 _STROKE_RE = re.compile("[" + re.escape(_STROKES) + "]")
@@ -178,14 +216,16 @@ def _kinds(tm: TextMap) -> np.ndarray:
     return kinds
 
 
-def _reach(text: str, tm: TextMap, first: int, last: int) -> tuple[int, int]:
+def _reach(text: str, tm: TextMap, first: int, last: int, lo: int, hi: int
+           ) -> tuple[int, int]:
     """A cluster's window before widening: from the line of the last break
-    before its *first* hit to the line of the first break after its *last*."""
+    before its *first* hit to the line of the first break after its *last*
+    (its text, ``text[lo:hi]``, where there is none)."""
     bs, be = tm.break_starts, tm.break_ends
     j = int(np.searchsorted(bs, first)) - 1
-    start = 0 if j < 0 else _line_start(text, int(bs[j]))
+    start = lo if j < 0 or bs[j] < lo else _line_start(text, int(bs[j]))
     j = int(np.searchsorted(bs, last, side="right"))
-    end = len(text) if j == len(bs) else _next_line(text, int(be[j]))
+    end = hi if j == len(bs) or be[j] > hi else min(hi, _next_line(text, int(be[j])))
     return start, end
 
 
@@ -201,8 +241,9 @@ def _next_line(text: str, at: int) -> int:
     return len(text) if m is None else m.end()
 
 
-def _widen(text: str, notes: TextMap, start: int, end: int) -> tuple[int, int]:
-    """*start*, *end* moved out until they cut no note and stand at line starts."""
+def _widen(text: str, notes: TextMap, start: int, end: int, hi: int) -> tuple[int, int]:
+    """*start*, *end* moved out until they cut no note and stand at line
+    starts (or *hi*, the end of their text)."""
     while True:
         moved = False
         note = notes.crossing(start)
@@ -210,16 +251,18 @@ def _widen(text: str, notes: TextMap, start: int, end: int) -> tuple[int, int]:
             start, moved = _line_start(text, note[0]), True
         note = notes.crossing(end)
         if note is not None:
-            end, moved = _next_line(text, note[1]), True
+            end, moved = min(hi, _next_line(text, note[1])), True
         if not moved:
             return start, end
 
 
-def _merge(text: str, notes: TextMap, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _merge(text: str, notes: TextMap, spans: list[tuple[int, int]], bounds, ends
+           ) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if out and start <= out[-1][1]:
-            out[-1] = _widen(text, notes, out[-1][0], max(end, out[-1][1]))
+            k = int(np.searchsorted(bounds, start, side="right")) - 1
+            out[-1] = _widen(text, notes, out[-1][0], max(end, out[-1][1]), int(ends[k]))
         else:
             out.append((start, end))
     return out

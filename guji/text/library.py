@@ -177,6 +177,16 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
                 or head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):
             text, used = read_text(path, encoding)
             return text, used, info.st_size
+        if info.st_size <= CHUNK:                       # small: read whole, decode once
+            try:
+                data = head + f.read()
+            except OSError as e:
+                raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+            try:
+                return data.decode("utf-8"), "utf-8", len(data)
+            except UnicodeDecodeError:
+                text, used = read_text(path, encoding)
+                return text, used, len(data)
         pieces, decoder = [], codecs.getincrementaldecoder("utf-8")()
         try:
             pieces.append(decoder.decode(head))

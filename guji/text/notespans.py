@@ -22,6 +22,7 @@ the outermost notes' ends. A text with two kinds of brackets is paired by
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,47 +87,54 @@ def text_map(text: str, table: np.ndarray, bounds: list[int] | None = None) -> T
     """The :class:`TextMap` of *text*, classes of code points from *table*
     (:func:`classes`). With *bounds* (the offsets where texts joined into
     *text* start, the first 0), each text's notes are paired on their own."""
-    hits, runs, brackets, marks = [], [], [], []
-    small = table[:0x10000]
     if not text:
         empty = np.zeros(0, dtype=np.int64)
         return TextMap(empty, empty, empty, empty, empty, empty, empty)
-    for base, piece in _slices(text):
-        raw = piece.encode("utf-16-le", "surrogatepass")
-        if len(raw) == 2 * len(piece):
-            units = np.frombuffer(raw, dtype=np.uint16)
-            cls = small[units]
-        else:                                           # characters beyond the BMP
-            units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-            cls = table[units]
-        at = np.flatnonzero(cls != RUN)                 # a run of ideographs lies between two
-        kind = cls[at]
-        edges = np.empty(len(at) + 2, dtype=np.int64)
-        edges[0], edges[1:-1], edges[-1] = -1, at, len(piece)
-        long = np.flatnonzero((edges[1:] - edges[:-1]) > BREAK_LENGTH)
-        runs.append((edges[long] + 1 + base, edges[long + 1] + base))
-        h = at[kind == HIT]
-        hits.append((h + base, units[h], units[np.maximum(h - 1, 0)]))
-        b = (kind == OPEN) | (kind == CLOSE)
-        brackets.append((at[b] + base, units[at[b]]))
-        m = kind >= LT
-        marks.append((at[m] + base, kind[m]))
-    note_starts, note_ends = _notes_of_each(text, np.concatenate([b[0] for b in brackets]),
-                                            np.concatenate([b[1].astype(np.int64)
-                                                            for b in brackets]), bounds or [0])
-    rs = np.concatenate([r[0] for r in runs])
-    re_ = np.concatenate([r[1] for r in runs])
+    raw = [piece_map(piece, base, table) for base, piece in _slices(text)]
+    return finish(raw, bounds or [0], len(text))
+
+
+def piece_map(piece: str, base: int, table: np.ndarray):
+    """The raw map of one slice of a text starting at offset *base*: hits
+    (offsets, code points, code points before), long runs (starts, ends),
+    brackets (offsets, code points), marks (offsets, classes)."""
+    raw = None if _wide(piece) else piece.encode("utf-16-le", "surrogatepass")
+    if raw is not None and len(raw) == 2 * len(piece):
+        units = np.frombuffer(raw, dtype=np.uint16)
+        cls = table[:0x10000][units]
+    else:                                               # characters beyond the BMP
+        units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        cls = table[units]
+    at = np.flatnonzero(cls != RUN)                     # a run of ideographs lies between two
+    kind = cls[at]
+    edges = np.empty(len(at) + 2, dtype=np.int64)
+    edges[0], edges[1:-1], edges[-1] = -1, at, len(piece)
+    long = np.flatnonzero((edges[1:] - edges[:-1]) > BREAK_LENGTH)
+    h = at[kind == HIT]
+    before = units[np.maximum(h - 1, 0)].astype(np.int64)
+    if len(h) and h[0] == 0:
+        before[0] = 0                                   # the piece starts a line (or the text)
+    b = (kind == OPEN) | (kind == CLOSE)
+    m = kind >= LT
+    return ((h + base, units[h].astype(np.int64), before),
+            (edges[long] + 1 + base, edges[long + 1] + base),
+            (at[b] + base, units[at[b]].astype(np.int64)),
+            (at[m] + base, kind[m]))
+
+
+def finish(raw: list, bounds: list[int], size: int) -> TextMap:
+    """The :class:`TextMap` of the raw maps of a text's slices, in order (see
+    :func:`text_map`; *size* the text's length)."""
+    def joined(i: int, j: int) -> np.ndarray:
+        return np.concatenate([r[i][j] for r in raw])
+    note_starts, note_ends = _notes_of_each(joined(2, 0), joined(2, 1), bounds, size)
+    rs, re_ = joined(1, 0), joined(1, 1)
     k = np.searchsorted(note_starts, rs, side="right") - 1
     free = ~((k >= 0) & (rs < note_ends[np.maximum(k, 0)])) if len(note_starts) else \
         np.ones(len(rs), dtype=bool)
-    free &= ~_in_tags(np.concatenate([m[0] for m in marks]),
-                      np.concatenate([m[1] for m in marks]), rs)
-    at = np.concatenate([h[0] for h in hits])
-    codes = np.concatenate([h[1].astype(np.int64) for h in hits])
-    before = np.concatenate([h[2].astype(np.int64) for h in hits])
-    for k in np.flatnonzero(np.isin(at, [b for b, _ in _slices_starts(text)])).tolist():
-        before[k] = ord(text[int(at[k]) - 1]) if at[k] > 0 else 0   # a slice's first character
-    return TextMap(at, codes, before, note_starts, note_ends, rs[free], re_[free])
+    free &= ~_in_tags(joined(3, 0), joined(3, 1), rs)
+    return TextMap(joined(0, 0), joined(0, 1), joined(0, 2), note_starts, note_ends,
+                   rs[free], re_[free])
 
 
 def _slices_starts(text: str):
@@ -151,31 +159,33 @@ def _slices(text: str):
 def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Which of the runs at *starts* might stand inside a markup tag (``<pb:…>``,
     which cannot span lines): those after a ``<`` with no ``>`` nor line
-    break after it. *at* are the offsets of the marks ``<``, ``>``, ``\\n``,
+    break between. *at* are the offsets of the marks ``<``, ``>``, ``\\n``,
     *marks* their classes."""
     lt = at[marks == LT]
     if not len(lt) or not len(starts):
         return np.zeros(len(starts), dtype=bool)
     other = at[marks != LT]
-
-    def last(points):
-        k = np.searchsorted(points, starts) - 1
-        return np.where(k >= 0, points[np.maximum(k, 0)], -1) if len(points) else \
-            np.full(len(starts), -1)
-    return last(lt) > last(other)
+    k = np.searchsorted(other, lt)                  # the first > or line break after each <
+    ends = np.where(k < len(other), other[np.minimum(k, len(other) - 1)], np.iinfo(np.int64).max)
+    j = np.searchsorted(lt, starts) - 1
+    return (j >= 0) & (starts < ends[np.maximum(j, 0)])
 
 
-def _notes_of_each(text: str, at: np.ndarray, codes: np.ndarray, bounds: list[int]):
-    """:func:`_notes` of each text joined into *text* (starting at *bounds*)."""
-    if len(bounds) == 1:
-        return _notes(text, at, codes, 0, len(text))
-    cuts = np.searchsorted(at, bounds + [len(text)]).tolist()
+def _wide(piece: str) -> bool:
+    """Does *piece* hold characters beyond the BMP? (CPython stores such a
+    string 4 bytes a character: its size says so without a pass over it.)"""
+    return sys.getsizeof(piece) >= 4 * len(piece) + 40 and len(piece) > 64 \
+        or (len(piece) <= 64 and any(ord(c) > 0xFFFF for c in piece))
+
+
+def _notes_of_each(at: np.ndarray, codes: np.ndarray, bounds: list[int], size: int):
+    """:func:`_notes` of each text joined into one (starting at *bounds*)."""
+    cuts = np.searchsorted(at, bounds + [size]).tolist()
     starts, ends = [], []
-    for k, begin in enumerate(bounds):
+    for k in range(len(bounds)):
         a, b = cuts[k], cuts[k + 1]
         if a < b:
-            end = bounds[k + 1] if k + 1 < len(bounds) else len(text)
-            s, e = _notes(text, at[a:b], codes[a:b], begin, end)
+            s, e = _notes(at[a:b], codes[a:b])
             starts.append(s)
             ends.append(e)
     if not starts:
@@ -183,14 +193,13 @@ def _notes_of_each(text: str, at: np.ndarray, codes: np.ndarray, bounds: list[in
     return np.concatenate(starts), np.concatenate(ends)
 
 
-def _notes(text: str, at: np.ndarray, codes: np.ndarray, begin: int, end: int
-           ) -> tuple[np.ndarray, np.ndarray]:
-    """The outermost closed notes (see the module): opener offsets, end offsets;
-    *at* the offsets of the brackets, *codes* their code points. A closer
-    whose opener the text never uses closes nothing: only the kinds opened
-    count."""
+def _notes(at: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The outermost closed notes of one text (see the module): opener offsets,
+    end offsets; *at* the offsets of its brackets, *codes* their code points.
+    A closer whose opener the text never uses closes nothing: only the kinds
+    opened count."""
     empty = np.zeros(0, dtype=np.int64)
-    used = [(o, c) for o, c in NOTE_BRACKETS.items() if text.find(o, begin, end) >= 0]
+    used = [(o, c) for o, c in NOTE_BRACKETS.items() if (codes == ord(o)).any()]
     if not len(at) or not used:
         return empty, empty
     if len(used) > 1:

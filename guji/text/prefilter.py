@@ -117,8 +117,10 @@ def windows_of_each(texts: list[str]) -> list[list[tuple[int, int]]]:
     return out
 
 
-def _spans(text: str, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
-    """The windows of the texts joined into *text* (offsets of *text*)."""
+def _spans(text, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
+    """The windows of the texts joined into *text* (offsets of *text*; *text*
+    a str, or a :class:`Lines` of a text not held whole)."""
+    lines = text if isinstance(text, Lines) else Lines(text)
     hits = tm.hits
     if not len(hits):
         return []
@@ -135,7 +137,7 @@ def _spans(text: str, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
     count = {k: np.bincount(cluster, weights=(kinds == k) & out, minlength=n) for k in "SHL"}
     strokes = count["S"]
     matters = (count["L"] > 0) | ((count["H"] > 0) & (strokes > 0)) | (strokes >= 6)
-    matters |= _noted(text, tm, kinds, note, cluster, strokes, n)
+    matters |= _noted(lines, tm, kinds, note, cluster, strokes, n)
     first = np.searchsorted(cluster, np.arange(n))
     last = np.searchsorted(cluster, np.arange(n), side="right") - 1
     owner = which[first]
@@ -149,9 +151,9 @@ def _spans(text: str, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
     for c in np.flatnonzero(matters).tolist():
         k = int(owner[c])
         lo, hi = int(bounds[k]), int(ends[k])
-        start, end = _reach(text, tm, int(hits[first[c]]), int(hits[last[c]]), lo, hi)
-        spans.append(_widen(text, tm, start, end, hi))
-    return _merge(text, tm, spans, bounds, ends)
+        start, end = _reach(lines, tm, int(hits[first[c]]), int(hits[last[c]]), lo, hi)
+        spans.append(_widen(lines, tm, start, end, hi))
+    return _merge(lines, tm, spans, bounds, ends)
 
 
 _STROKE_RE = re.compile("[" + re.escape(_STROKES) + "]")
@@ -171,7 +173,7 @@ def _may_hold(text: str) -> bool:
     return first is not None and len(_STROKE_RE.findall(text, first.start())) >= 6
 
 
-def _noted(text: str, tm: TextMap, kinds, note, cluster, strokes, n: int):
+def _noted(lines: "Lines", tm: TextMap, kinds, note, cluster, strokes, n: int):
     """Clusters that matter for a note inside them: a note holding a label,
     or strokes and 半 (a quoted diagram); a note ``(半)`` among strokes."""
     inside = note >= 0
@@ -184,8 +186,7 @@ def _noted(text: str, tm: TextMap, kinds, note, cluster, strokes, n: int):
     quoted = (per["L"] > 0) | ((per["S"] > 0) & (per["H"] > 0))
     half = np.zeros(m, dtype=bool)
     for j in np.flatnonzero((per["H"] > 0) & (per["S"] == 0)).tolist():
-        body = text[int(tm.note_starts[j]) + 1:int(tm.note_ends[j]) - 1]
-        half[j] = "".join(body.split()) == HALF
+        half[j] = lines.is_half(int(tm.note_starts[j]) + 1, int(tm.note_ends[j]) - 1)
     where = cluster[inside]
     out[where[quoted[k] | (half[k] & (strokes[where] > 0))]] = True
     return out
@@ -216,53 +217,64 @@ def _kinds(tm: TextMap) -> np.ndarray:
     return kinds
 
 
-def _reach(text: str, tm: TextMap, first: int, last: int, lo: int, hi: int
+def _reach(lines: "Lines", tm: TextMap, first: int, last: int, lo: int, hi: int
            ) -> tuple[int, int]:
     """A cluster's window before widening: from the line of the last break
     before its *first* hit to the line of the first break after its *last*
     (its text, ``text[lo:hi]``, where there is none)."""
     bs, be = tm.break_starts, tm.break_ends
     j = int(np.searchsorted(bs, first)) - 1
-    start = lo if j < 0 or bs[j] < lo else _line_start(text, int(bs[j]))
+    start = lo if j < 0 or bs[j] < lo else lines.start(int(bs[j]))
     j = int(np.searchsorted(bs, last, side="right"))
-    end = hi if j == len(bs) or be[j] > hi else min(hi, _next_line(text, int(be[j])))
+    end = hi if j == len(bs) or be[j] > hi else min(hi, lines.after(int(be[j])))
     return start, end
 
 
-def _line_start(text: str, at: int) -> int:
-    """The start of the line holding *at* (lines end at ``\\r\\n``, ``\\r`` or ``\\n``)."""
-    nl = text.rfind("\n", 0, at)
-    return max(nl, text.rfind("\r", nl + 1, at)) + 1
+class Lines:
+    """Where the lines of a text start, and what a note holds, for
+    :func:`_spans`: read from the text itself (a subclass answers for a
+    text not held whole: :mod:`guji.text.bigfile`)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def start(self, at: int) -> int:
+        """The start of the line holding *at* (lines end at ``\\r\\n``, ``\\r`` or ``\\n``)."""
+        nl = self.text.rfind("\n", 0, at)
+        return max(nl, self.text.rfind("\r", nl + 1, at)) + 1
+
+    def after(self, at: int) -> int:
+        """The start of the line after the one holding ``text[at - 1]``."""
+        m = _LINE_BREAK.search(self.text, at)
+        return len(self.text) if m is None else m.end()
+
+    def is_half(self, start: int, end: int) -> bool:
+        """Is ``text[start:end]`` (a note's inside) 半 alone, but for white space?"""
+        return "".join(self.text[start:end].split()) == HALF
 
 
-def _next_line(text: str, at: int) -> int:
-    """The start of the line after the one holding ``text[at - 1]``."""
-    m = _LINE_BREAK.search(text, at)
-    return len(text) if m is None else m.end()
-
-
-def _widen(text: str, notes: TextMap, start: int, end: int, hi: int) -> tuple[int, int]:
+def _widen(lines: "Lines", notes: TextMap, start: int, end: int, hi: int) -> tuple[int, int]:
     """*start*, *end* moved out until they cut no note and stand at line
     starts (or *hi*, the end of their text)."""
     while True:
         moved = False
         note = notes.crossing(start)
         if note is not None:
-            start, moved = _line_start(text, note[0]), True
+            start, moved = lines.start(note[0]), True
         note = notes.crossing(end)
         if note is not None:
-            end, moved = min(hi, _next_line(text, note[1])), True
+            end, moved = min(hi, lines.after(note[1])), True
         if not moved:
             return start, end
 
 
-def _merge(text: str, notes: TextMap, spans: list[tuple[int, int]], bounds, ends
+def _merge(lines: "Lines", notes: TextMap, spans: list[tuple[int, int]], bounds, ends
            ) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if out and start <= out[-1][1]:
             k = int(np.searchsorted(bounds, start, side="right")) - 1
-            out[-1] = _widen(text, notes, out[-1][0], max(end, out[-1][1]), int(ends[k]))
+            out[-1] = _widen(lines, notes, out[-1][0], max(end, out[-1][1]), int(ends[k]))
         else:
             out.append((start, end))
     return out

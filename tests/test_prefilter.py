@@ -150,3 +150,30 @@ def test_texts_mapped_together_as_alone(many):
     seed = SEEDS[0].read_text(encoding="utf-8")
     many = many + [seed, "(" + seed, seed + ")"]
     assert windows_of_each(many) == [windows(t) for t in many]
+
+
+def scanned_big(text: str, folder: Path, chunk: int, labels: str = "auto"):
+    """:func:`guji.text.bigfile.scan_big` of *text* written to a file, read *chunk* bytes at a time."""
+    from guji.text.bigfile import scan_big
+    path = folder / "t.txt"
+    path.write_bytes(text.encode("utf-8"))
+    return reading(lambda t, filename, labels: scan_big(str(path), filename, labels, chunk),
+                   text, labels)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_big_files_chunk_by_chunk(path, tmp_path):
+    """A file scanned a chunk at a time, never held whole, reads as the whole text."""
+    text = path.read_bytes().decode("utf-8")
+    if text.startswith("\ufeff"):
+        pytest.skip("a BOM: read whole")
+    for chunk in (50, 4096):
+        assert scanned_big(text, tmp_path, chunk) == reading(scan, text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(texts(), st.sampled_from([16, 64, 1 << 16]))
+def test_big_random_texts(tmp_path_factory, text, chunk):
+    folder = tmp_path_factory.mktemp("big")
+    if not text.startswith("\ufeff"):
+        assert scanned_big(text, folder, chunk) == reading(scan, text)

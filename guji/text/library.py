@@ -36,6 +36,8 @@ BATCH_FILES, BATCH_BYTES = 64, 4 << 20
 _WIDE_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_BE)
 #: Bytes of a big file read (and decoded) at a time.
 CHUNK = 8 << 20
+#: Files over this many bytes (UTF-8) are scanned a chunk at a time, never held whole.
+BIG_FILE = 32 << 20
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,16 @@ def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto
     """:func:`scan_file` of each of *paths*, the prefilter mapping their texts at once."""
     from .prefilter import prefiltered_scan, windows_of_each
     read: list = []
+    big: dict[str, FileScan] = {}
     for path in paths:
         try:
+            done = scan_big_file(path, encoding, labels)
+            if done is not None:
+                result, size = done
+                big[path] = FileScan(path, size, "utf-8", [p.to_json() for p in result.patterns],
+                                     [str(n) for n in result.notices],
+                                     [_line(p) for p in result.patterns])
+                continue
             text, used, size = read_lean(path, encoding)
             read.append((path, text, used, size, None))
         except GujiError as e:
@@ -133,6 +143,8 @@ def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto
     spans = iter(windows_of_each(texts))
     out = []
     for path, text, used, size, error in read:
+        while paths and paths[len(out)] in big:
+            out.append(big.pop(paths[len(out)]))
         if error is not None:
             out.append(FileScan(path, error=error))
         elif text is None:
@@ -146,7 +158,34 @@ def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto
             out.append(FileScan(path, size, used, [p.to_json() for p in result.patterns],
                                 [str(n) for n in result.notices],
                                 [_line(p) for p in result.patterns]))
+    while len(out) < len(paths):
+        out.append(big.pop(paths[len(out)]))
     return out
+
+
+def scan_big_file(path: str, encoding: str | None, labels: str, binary_ok: bool = False):
+    """``(scan result, size)`` of a UTF-8 file over :data:`BIG_FILE` bytes,
+    scanned a chunk at a time (:mod:`guji.text.bigfile`); None for any other
+    file (small, another encoding, a BOM, binary: read whole)."""
+    if encoding:
+        return None
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size <= BIG_FILE:
+            return None
+        with open(path, "rb") as f:
+            head = f.read(BINARY_PROBE)
+    except OSError:
+        return None                              # read_lean says why
+    if head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or (
+            not binary_ok and b"\0" in head):
+        return None
+    most = current().text_bytes
+    if info.st_size > most:
+        return None                              # read_text refuses it, in its words
+    from .bigfile import scan_big
+    result = scan_big(path, path, labels)
+    return None if result is None else (result, info.st_size)
 
 
 def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False

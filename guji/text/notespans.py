@@ -32,7 +32,7 @@ from .lexer import NOTE_BRACKETS
 #: Characters turned into numbers at a time (bounds the memory of a big text).
 SLICE = 1 << 22
 
-HIT, RUN, OPEN, CLOSE, LT, GT, EOL = 1, 2, 3, 4, 5, 6, 7
+HIT, RUN, OPEN, CLOSE, LT, GT, EOL, CR = 1, 2, 3, 4, 5, 6, 7, 8
 #: How many ideographs in a row make a break: one more than a typo may be
 #: (:data:`guji.text.typos.MAX_TYPO_CHARS`).
 BREAK_LENGTH = 5
@@ -51,7 +51,7 @@ def classes(hits: str, run_ranges: list[tuple[int, int]], skip: str) -> np.ndarr
         table[ord(ch)] = HIT
     for o, c in NOTE_BRACKETS.items():
         table[ord(o)], table[ord(c)] = OPEN, CLOSE
-    table[ord("<")], table[ord(">")], table[ord("\n")] = LT, GT, EOL
+    table[ord("<")], table[ord(">")], table[ord("\n")], table[ord("\r")] = LT, GT, EOL, CR
     return table
 
 
@@ -77,10 +77,16 @@ class TextMap:
 
     def crossing(self, offset: int) -> tuple[int, int] | None:
         """The outermost note a cut just before *offset* would cut, if any."""
-        k = int(np.searchsorted(self.note_starts, offset - 1, side="right")) - 1
+        k = int(find(self.note_starts, offset - 1, "right")) - 1
         if k >= 0 and self.note_starts[k] < offset < self.note_ends[k]:
             return int(self.note_starts[k]), int(self.note_ends[k])
         return None
+
+
+def find(a: np.ndarray, x: int, side: str = "left") -> int:
+    """``np.searchsorted(a, x)`` with *x* of *a*'s own width (a 32-bit array
+    searched for a Python int would be copied to 64 bits on every call)."""
+    return int(np.searchsorted(a, a.dtype.type(x), side=side))
 
 
 def text_map(text: str, table: np.ndarray, bounds: list[int] | None = None) -> TextMap:
@@ -115,24 +121,48 @@ def piece_map(piece: str, base: int, table: np.ndarray):
     if len(h) and h[0] == 0:
         before[0] = 0                                   # the piece starts a line (or the text)
     b = (kind == OPEN) | (kind == CLOSE)
-    m = kind >= LT
+    m = (kind >= LT) & (kind != CR)
     return ((h + base, units[h].astype(np.int64), before),
             (edges[long] + 1 + base, edges[long + 1] + base),
             (at[b] + base, units[at[b]].astype(np.int64)),
             (at[m] + base, kind[m]))
 
 
+def line_starts(piece: str, base: int, table: np.ndarray) -> np.ndarray:
+    """Offsets (from *base*) where the lines after the line breaks of *piece*
+    start: after ``\\n``, and after ``\\r`` not followed by ``\\n`` (as
+    :class:`~guji.text.lexer.SourceText` counts lines)."""
+    units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32) \
+        if _wide(piece) else np.frombuffer(piece.encode("utf-16-le", "surrogatepass"),
+                                           dtype=np.uint16)
+    feeds = np.flatnonzero(units == 10)
+    if "\r" not in piece:
+        return feeds + 1 + base
+    returns = np.flatnonzero(units == 13)
+    nxt = units[np.minimum(returns + 1, len(units) - 1)]
+    alone = returns[(returns + 1 >= len(units)) | (nxt != 10)]
+    return np.union1d(feeds, alone) + 1 + base
+
+
 def finish(raw: list, bounds: list[int], size: int) -> TextMap:
     """The :class:`TextMap` of the raw maps of a text's slices, in order (see
     :func:`text_map`; *size* the text's length)."""
+    parts = [[list(p) for p in r] for r in raw]
+    raw.clear()
+
     def joined(i: int, j: int) -> np.ndarray:
-        return np.concatenate([r[i][j] for r in raw])
+        out = np.concatenate([r[i][j] for r in parts])
+        for r in parts:
+            r[i][j] = None                              # each slice's array freed once joined
+        return out
     note_starts, note_ends = _notes_of_each(joined(2, 0), joined(2, 1), bounds, size)
+    marks_at, marks = joined(3, 0), joined(3, 1)
     rs, re_ = joined(1, 0), joined(1, 1)
     k = np.searchsorted(note_starts, rs, side="right") - 1
     free = ~((k >= 0) & (rs < note_ends[np.maximum(k, 0)])) if len(note_starts) else \
         np.ones(len(rs), dtype=bool)
-    free &= ~_in_tags(joined(3, 0), joined(3, 1), rs)
+    free &= ~_in_tags(marks_at, marks, rs)
+    del marks_at, marks
     return TextMap(joined(0, 0), joined(0, 1), joined(0, 2), note_starts, note_ends,
                    rs[free], re_[free])
 
@@ -164,7 +194,7 @@ def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarra
     lt = at[marks == LT]
     if not len(lt) or not len(starts):
         return np.zeros(len(starts), dtype=bool)
-    other = at[marks != LT]
+    other = at[(marks == GT) | (marks == EOL)]          # a tag may hold a carriage return
     k = np.searchsorted(other, lt)                  # the first > or line break after each <
     ends = np.where(k < len(other), other[np.minimum(k, len(other) - 1)], np.iinfo(np.int64).max)
     j = np.searchsorted(lt, starts) - 1

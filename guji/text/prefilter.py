@@ -52,7 +52,7 @@ from ..errors import Location
 from .labels import LABEL_MODES, LabelMode
 from .lexer import _LINE_BREAK, SourceText, paused_collector, tokenize
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
-from .notespans import TextMap, classes, text_map
+from .notespans import TextMap, classes, find, text_map
 from .parser import ScanResult
 from .scan import read_tokens
 
@@ -223,9 +223,9 @@ def _reach(lines: "Lines", tm: TextMap, first: int, last: int, lo: int, hi: int
     before its *first* hit to the line of the first break after its *last*
     (its text, ``text[lo:hi]``, where there is none)."""
     bs, be = tm.break_starts, tm.break_ends
-    j = int(np.searchsorted(bs, first)) - 1
+    j = find(bs, first) - 1
     start = lo if j < 0 or bs[j] < lo else lines.start(int(bs[j]))
-    j = int(np.searchsorted(bs, last, side="right"))
+    j = find(bs, last, "right")
     end = hi if j == len(bs) or be[j] > hi else min(hi, lines.after(int(be[j])))
     return start, end
 

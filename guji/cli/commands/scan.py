@@ -6,7 +6,7 @@ import json
 import sys
 
 from ...text.encoding import read_text
-from ...text.library import _line, read_lean
+from ...text.library import _line, read_lean, scan_big_file
 from ...text.prefilter import prefiltered_scan
 from ._common import add_input_options, add_json_option, print_json
 from ._library import Tally, add_library_options, is_library, library_scans
@@ -32,12 +32,16 @@ def run(args) -> int:
     if is_library(args.paths):
         return _library(args)
     path = args.paths[0]
-    if path == "-":
-        text, encoding = read_text(path, args.encoding)
-    else:
-        text, encoding, _ = read_lean(path, args.encoding, binary_ok=True)
     name = "<stdin>" if path == "-" else path
-    result = prefiltered_scan(text, filename=name, labels=args.labels)
+    big = None if path == "-" else scan_big_file(path, args.encoding, args.labels, True)
+    if big is not None:
+        result, encoding = big[0], "utf-8"
+    else:
+        if path == "-":
+            text, encoding = read_text(path, args.encoding)
+        else:
+            text, encoding, _ = read_lean(path, args.encoding, binary_ok=True)
+        result = prefiltered_scan(text, filename=name, labels=args.labels)
     for notice in result.notices:
         print(f"guji: {notice}", file=sys.stderr)
     if args.json:

@@ -11,9 +11,10 @@ than scanning it. :func:`scan_big` reads the file twice, a chunk at a time
    :mod:`guji.text.prefilter` chooses them (its :class:`~guji.text.prefilter.Lines`
    answered from the line breaks found; a note is taken for ``(半)`` if it
    holds 半 and no stroke, which can only read more);
-2. the windows' text is read back, with the line number of each window's
-   first line, and the scanner reads the windows' tokens as one text
-   (:class:`SparseSource`: real offsets, lines and columns).
+2. the windows' text is read back — only the chunks holding one, found by
+   their byte offsets — with the line number of each window's first line
+   (known from the first pass), and the scanner reads the windows' tokens as
+   one text (:class:`SparseSource`: real offsets, lines and columns).
 
 The result equals :func:`guji.text.scan.scan` of the whole text
 (``tests/test_prefilter.py`` runs it with tiny chunks on every corpus).
@@ -40,19 +41,22 @@ CHUNK = 2 << 20
 
 
 def _pieces(path: str, chunk: int):
-    """``(offset, piece)`` of the file's UTF-8 text, each piece ending after a
-    line feed (or at the end); UnicodeDecodeError if it is not UTF-8."""
+    """``(offset, piece, byte offset, bytes)`` of the file's UTF-8 text, each
+    piece ending after a line feed (or at the end), with the bytes it was
+    decoded from; UnicodeDecodeError if it is not UTF-8."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    base, carry = 0, ""
+    base, carry, consumed, start = 0, "", 0, 0
     with open(path, "rb") as f:
         while True:
             data = f.read(chunk)
+            consumed += len(data)
             text = carry + decoder.decode(data, final=not data)
             cut = text.rfind("\n") + 1 if data else len(text)
-            if cut:
-                yield base, text[:cut]
-                base += cut
             carry = text[cut:]
+            if cut:
+                end = consumed - len(decoder.getstate()[0]) - len(carry.encode("utf-8"))
+                yield base, text[:cut], start, end - start
+                base, start = base + cut, end
             if not data:
                 return
 
@@ -88,11 +92,12 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
     """The scan of the UTF-8 text file *path* (no BOM), or None if it is not
     UTF-8 (then read it whole: its encoding is decided on all of it)."""
     table = _table()
-    raw, starts, size = [], [np.zeros(1, dtype=np.int32)], 0
+    raw, starts, pieces, size = [], [np.zeros(1, dtype=np.int32)], [], 0
     try:
-        for base, piece in _pieces(path, chunk):
+        for base, piece, at, length in _pieces(path, chunk):
             raw.append(_narrow(piece_map(piece, base, table)))
             starts.append(line_starts(piece, base, table).astype(np.int32))
+            pieces.append((base, at, length))
             size = base + len(piece)
     except UnicodeDecodeError:
         return None
@@ -102,10 +107,10 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
         return ScanResult((), ())
     tm = finish(raw, [0], size)
     del raw
-    spans = _spans(_MarkLines(np.concatenate(starts), size), tm, np.array([0]),
-                   np.array([size]))
+    lines = _MarkLines(np.concatenate(starts), size)
     del starts
-    src = SparseSource(path, filename, spans, chunk, size)
+    spans = _spans(lines, tm, np.array([0]), np.array([size]))
+    src = SparseSource(path, filename, spans, pieces, lines, size)
     with paused_collector():
         return read_tokens(src, src.tokens(), None, labels)
 
@@ -146,22 +151,26 @@ class _Sparse:
 class SparseSource(WindowSource):
     """A :class:`WindowSource` whose text holds only the windows (read back from the file)."""
 
-    def __init__(self, path: str, filename: str | None, spans, chunk: int, size: int):
+    def __init__(self, path: str, filename: str | None, spans, pieces, lines: _MarkLines,
+                 size: int):
         parts: list[list[str]] = [[] for _ in spans]
-        first_lines = [0] * len(spans)
-        line, done = 1, 0                     # the line at the start of each piece
-        for base, piece in _pieces(path, chunk):
-            end = base + len(piece)
-            for k in range(done, len(spans)):
-                a, b = spans[k]
-                if a >= end:
-                    break
-                if a >= base:
-                    first_lines[k] = line + _count(piece, 0, a - base)
-                parts[k].append(piece[max(a, base) - base:min(b, end) - base])
-            while done < len(spans) and spans[done][1] <= end:
-                done += 1
-            line += _count(piece, 0, len(piece))
+        first_lines = [find(lines.starts, a, "right") for a, _ in spans]
+        done = 0
+        with open(path, "rb") as f:
+            for k, (base, at, length) in enumerate(pieces):
+                end = pieces[k + 1][0] if k + 1 < len(pieces) else size
+                if done == len(spans) or spans[done][0] >= end:
+                    continue                    # no window here: not read again
+                f.seek(at)
+                piece = f.read(length).decode("utf-8")
+                for j in range(done, len(spans)):
+                    a, b = spans[j]
+                    if a >= end:
+                        break
+                    parts[j].append(piece[max(a, base) - base:min(b, end) - base])
+                while done < len(spans) and spans[done][1] <= end:
+                    done += 1
+        line = len(lines.starts)
         texts = [(a, "".join(p)) for (a, _), p in zip(spans, parts)]
         starts, numbers = array("q"), array("q")
         for (a, text), first in zip(texts, first_lines):
@@ -193,12 +202,3 @@ class SparseSource(WindowSource):
             for t in _tokens(local, 0, len(text), ends):
                 out.append(Token(t.kind, t.offset + a, t.end + a, self, t.drum, t.tradition))
         return out
-
-
-def _count(text: str, start: int, end: int) -> int:
-    """Line breaks in ``text[start:end]`` (``\\r\\n`` once)."""
-    if end <= start:
-        return 0
-    lf, cr = text.count("\n", start, end), text.count("\r", start, end)
-    return lf + cr - (text.count("\r\n", start, end) if cr else 0)
-

@@ -100,13 +100,13 @@ def texts(draw):
     return "".join(parts)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts(), st.sampled_from(["auto", "after", "before"]))
 def test_random_texts(text, labels):
     same(text, labels)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SEEDS), st.lists(st.tuples(st.integers(0, 10 ** 6), texts()), max_size=6))
 def test_seeds_with_random_insertions(seed, insertions):
     """A real edition with random text inserted anywhere: notes cut, brackets
@@ -129,7 +129,7 @@ def outermost(text: str) -> list[tuple[int, int]]:
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="()（）【】a\n", max_size=80))
 def test_notes_paired_as_the_lexer_pairs_them(text):
     """Both ways of pairing brackets (numpy for one kind, one by one for
@@ -140,7 +140,7 @@ def test_notes_paired_as_the_lexer_pairs_them(text):
     assert list(zip(tm.note_starts.tolist(), tm.note_ends.tolist())) == outermost(text)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(texts(), max_size=6))
 def test_texts_mapped_together_as_alone(many):
     """Many files mapped at once (:func:`windows_of_each`, as a library worker
@@ -171,7 +171,7 @@ def test_big_files_chunk_by_chunk(path, tmp_path):
         assert scanned_big(text, tmp_path, chunk) == reading(scan, text)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(texts(), st.sampled_from([16, 64, 1 << 16]))
 def test_big_random_texts(tmp_path_factory, text, chunk):
     folder = tmp_path_factory.mktemp("big")

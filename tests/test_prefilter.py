@@ -130,10 +130,12 @@ def outermost(text: str) -> list[tuple[int, int]]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="()（）【】a\n", max_size=80))
+@given(st.one_of(st.text(alphabet="()（）【】a\n", max_size=80),
+                 st.text(alphabet="((((((())))))))（）【】a\n", max_size=120)))
 def test_notes_paired_as_the_lexer_pairs_them(text):
-    """Both ways of pairing brackets (numpy for one kind, one by one for
-    several) find the lexer's outermost notes."""
+    """Every way of pairing brackets (numpy for one kind; for several, the
+    main kind by numpy and the rare others one by one where they cannot
+    meet, else all one by one) finds the lexer's outermost notes."""
     from guji.text.notespans import text_map
     from guji.text.prefilter import _table
     tm = text_map(text, _table())

@@ -233,16 +233,50 @@ def _notes(at: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not len(at) or not used:
         return empty, empty
     if len(used) > 1:
-        return _paired(at.tolist(), codes.tolist())
-    opener, closer = ord(used[0][0]), ord(used[0][1])
-    mine = (codes == opener) | (codes == closer)
+        return _several(at, codes, used)
+    return _walk(at, codes, *used[0])
+
+
+def _walk(at: np.ndarray, codes: np.ndarray, opener: str, closer: str):
+    """The outermost closed notes of the brackets *opener*/*closer* among *at*
+    (the others ignored), paired at once (see the module)."""
+    o = ord(opener)
+    mine = (codes == o) | (codes == ord(closer))
     at, codes = at[mine], codes[mine]
-    walk = np.cumsum(np.where(codes == opener, 1, -1))
+    if not len(at):
+        return at, at
+    walk = np.cumsum(np.where(codes == o, 1, -1))
     depth = walk - np.minimum(np.minimum.accumulate(walk), 0)   # the stack; stray closers ignored
     future = np.minimum.accumulate(depth[::-1])[::-1]          # the lowest it will be again
     closed = depth - future                                    # open notes that will be closed
     before = np.concatenate(([0], closed[:-1]))
     return at[(before == 0) & (closed > 0)], at[(before > 0) & (closed == 0)] + 1
+
+
+def _several(at: np.ndarray, codes: np.ndarray, used: list[tuple[str, str]]):
+    """Several kinds of bracket: the most used kind paired at once, the few
+    others one by one — when no bracket of one stands inside a note of the
+    other, they cannot meet on the stack, and the pairing is the union —
+    else every bracket one by one (:func:`_paired`)."""
+    main = max(used, key=lambda k: int(((codes == ord(k[0])) | (codes == ord(k[1]))).sum()))
+    mine = (codes == ord(main[0])) | (codes == ord(main[1]))
+    rest_at, rest_codes = at[~mine], codes[~mine]
+    if len(rest_at) * 8 > len(at):
+        return _paired(at.tolist(), codes.tolist())
+    ms, me = _walk(at, codes, *main)
+    rs, re_ = _paired(rest_at.tolist(), rest_codes.tolist())
+    if _any_inside(rest_at, ms, me) or _any_inside(at[mine], rs, re_):
+        return _paired(at.tolist(), codes.tolist())
+    starts = np.concatenate((ms, rs))
+    order = np.argsort(starts, kind="stable")
+    return starts[order], np.concatenate((me, re_))[order]
+
+
+def _any_inside(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> bool:
+    if not len(points) or not len(starts):
+        return False
+    k = np.searchsorted(starts, points, side="right") - 1
+    return bool(((k >= 0) & (points < ends[np.maximum(k, 0)])).any())
 
 
 _CLOSER_OF = {ord(o): ord(c) for o, c in NOTE_BRACKETS.items()}

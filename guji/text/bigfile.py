@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import EncodingError
 from ..files import reason
 from .lexer import _LINE_BREAK, SourceText, Token, match_notes, paused_collector, _tokens
-from .notespans import find, finish, line_starts, piece_map
+from .notespans import EOL, find, finish, line_starts, piece_map
 from .parser import ScanResult
 from .prefilter import Lines, WindowSource, _spans, _table
 from .scan import read_tokens
@@ -96,7 +96,11 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
     try:
         for base, piece, at, length in _pieces(path, chunk):
             raw.append(_narrow(piece_map(piece, base, table)))
-            starts.append(line_starts(piece, base, table).astype(np.int32))
+            if "\r" in piece:
+                starts.append(line_starts(piece, base, table).astype(np.int32))
+            else:                               # line feeds only: the map has them already
+                marks_at, marks = raw[-1][3]
+                starts.append(marks_at[marks == EOL] + 1)
             pieces.append((base, at, length))
             size = base + len(piece)
     except UnicodeDecodeError:

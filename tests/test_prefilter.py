@@ -179,3 +179,15 @@ def test_big_random_texts(tmp_path_factory, text, chunk):
     folder = tmp_path_factory.mktemp("big")
     if not text.startswith("\ufeff"):
         assert scanned_big(text, folder, chunk) == reading(scan, text)
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda p: p.name)
+def test_big_files_mapped_in_processes(seed, tmp_path):
+    """The first pass of a big file in byte ranges mapped by several
+    processes: the same reading as the whole text."""
+    from guji.text.bigfile import scan_big
+    text = seed.read_text(encoding="utf-8") * 3
+    path = tmp_path / "t.txt"
+    path.write_bytes(text.encode("utf-8"))
+    assert reading(lambda t, filename, labels: scan_big(str(path), filename, labels, 997, 3),
+                   text) == reading(scan, text)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import os
 from array import array
 
 import numpy as np
@@ -40,15 +41,18 @@ from .scan import read_tokens
 CHUNK = 2 << 20
 
 
-def _pieces(path: str, chunk: int):
-    """``(offset, piece, byte offset, bytes)`` of the file's UTF-8 text, each
-    piece ending after a line feed (or at the end), with the bytes it was
-    decoded from; UnicodeDecodeError if it is not UTF-8."""
+def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):
+    """``(offset, piece, byte offset, bytes)`` of the UTF-8 text of the file's
+    bytes *first* to *last* (all by default; a range starts after a line feed),
+    each piece ending after a line feed (or at the range's end), with the bytes
+    it was decoded from; UnicodeDecodeError if it is not UTF-8."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    base, carry, consumed, start = 0, "", 0, 0
+    base, carry, consumed, start = 0, "", first, first
     with open(path, "rb") as f:
+        f.seek(first)
         while True:
-            data = f.read(chunk)
+            want = chunk if last is None else min(chunk, last - consumed)
+            data = f.read(want) if want > 0 else b""
             consumed += len(data)
             text = carry + decoder.decode(data, final=not data)
             cut = text.rfind("\n") + 1 if data else len(text)
@@ -59,6 +63,48 @@ def _pieces(path: str, chunk: int):
                 base, start = base + cut, end
             if not data:
                 return
+
+
+def _map_range(job):
+    """The maps of the pieces of one byte range of a file (offsets from the
+    range's first character): ``(maps, line starts, pieces, characters)``, or
+    None if the range is not UTF-8."""
+    path, first, last, chunk = job
+    table = _table()
+    maps, starts, pieces, size = [], [], [], 0
+    try:
+        for base, piece, at, length in _pieces(path, chunk, first, last):
+            maps.append(_narrow(piece_map(piece, base, table)))
+            if "\r" in piece:
+                starts.append(line_starts(piece, base, table).astype(np.int32))
+            else:                               # line feeds only: the map has them already
+                marks_at, marks = maps[-1][3]
+                starts.append(marks_at[marks == EOL] + 1)
+            pieces.append((base, at, length))
+            size = base + len(piece)
+    except UnicodeDecodeError:
+        return None
+    return maps, starts, pieces, size
+
+
+def _ranges(path: str, size: int, parts: int) -> list[tuple[int, int]]:
+    """*parts* byte ranges of the file, each cut just after a line feed."""
+    cuts = [0]
+    with open(path, "rb") as f:
+        for k in range(1, parts):
+            f.seek(max(cuts[-1], size * k // parts))
+            ahead = f.read(1 << 20)
+            nl = ahead.find(b"\n")
+            if nl >= 0:
+                cuts.append(f.tell() - len(ahead) + nl + 1)
+    cuts.append(size)
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def _shifted(raw, by: int):
+    """A range's raw map with its offsets moved *by* characters."""
+    (h, codes, before), (rs, re_), (b, bcodes), (m, marks) = raw
+    return ((h + by, codes, before), (rs + by, re_ + by), (b + by, bcodes), (m + by, marks))
 
 
 class _MarkLines(Lines):
@@ -88,29 +134,34 @@ def _narrow(raw):
 
 
 def scan_big(path: str, filename: str | None = None, labels: str = "auto",
-             chunk: int = CHUNK) -> ScanResult | None:
+             chunk: int = CHUNK, jobs: int = 1) -> ScanResult | None:
     """The scan of the UTF-8 text file *path* (no BOM), or None if it is not
-    UTF-8 (then read it whole: its encoding is decided on all of it)."""
-    table = _table()
-    raw, starts, pieces, size = [], [np.zeros(1, dtype=np.int32)], [], 0
+    UTF-8 (then read it whole: its encoding is decided on all of it). With
+    *jobs* > 1, the first pass maps byte ranges of the file in that many
+    processes."""
     try:
-        for base, piece, at, length in _pieces(path, chunk):
-            raw.append(_narrow(piece_map(piece, base, table)))
-            if "\r" in piece:
-                starts.append(line_starts(piece, base, table).astype(np.int32))
-            else:                               # line feeds only: the map has them already
-                marks_at, marks = raw[-1][3]
-                starts.append(marks_at[marks == EOL] + 1)
-            pieces.append((base, at, length))
-            size = base + len(piece)
-    except UnicodeDecodeError:
-        return None
+        size_bytes = os.path.getsize(path)
+        jobs_list = [(path, a, b, chunk) for a, b in _ranges(path, size_bytes, max(1, jobs))]
+        if len(jobs_list) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            with ProcessPoolExecutor(len(jobs_list)) as pool:
+                done = list(pool.map(_map_range, jobs_list))
+        else:
+            done = [_map_range(j) for j in jobs_list]
     except OSError as e:
         raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+    if any(d is None for d in done):
+        return None
+    raw, starts, pieces, size = [], [np.zeros(1, dtype=np.int32)], [], 0
+    for maps, lines_at, parts, chars in done:
+        raw += [_shifted(m, size) for m in maps]
+        starts += [s + size for s in lines_at]
+        pieces += [(base + size, at, length) for base, at, length in parts]
+        size += chars
     if not raw:
         return ScanResult((), ())
     tm = finish(raw, [0], size)
-    del raw
+    del raw, done
     lines = _MarkLines(np.concatenate(starts), size)
     del starts
     spans = _spans(lines, tm, np.array([0]), np.array([size]))

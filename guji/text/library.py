@@ -163,10 +163,12 @@ def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto
     return out
 
 
-def scan_big_file(path: str, encoding: str | None, labels: str, binary_ok: bool = False):
+def scan_big_file(path: str, encoding: str | None, labels: str, binary_ok: bool = False,
+                  jobs: int = 1):
     """``(scan result, size)`` of a UTF-8 file over :data:`BIG_FILE` bytes,
-    scanned a chunk at a time (:mod:`guji.text.bigfile`); None for any other
-    file (small, another encoding, a BOM, binary: read whole)."""
+    scanned a chunk at a time (:mod:`guji.text.bigfile`; its first pass in
+    *jobs* processes); None for any other file (small, another encoding, a
+    BOM, binary: read whole)."""
     if encoding:
         return None
     try:
@@ -184,7 +186,7 @@ def scan_big_file(path: str, encoding: str | None, labels: str, binary_ok: bool 
     if info.st_size > most:
         return None                              # read_text refuses it, in its words
     from .bigfile import scan_big
-    result = scan_big(path, path, labels)
+    result = scan_big(path, path, labels, jobs=jobs)
     return None if result is None else (result, info.st_size)
 
 

@@ -22,7 +22,8 @@ def add_library_options(parser: argparse.ArgumentParser) -> None:
                         help="in folders, skip files and folders whose name or path matches "
                              "GLOB (may be repeated)")
     parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                        help="processes scanning a library (default: one a core)")
+                        help="processes scanning a library (default: one a core); for one big "
+                             "file, processes mapping it (default 1: less memory)")
 
 
 def _jobs(text: str) -> int:

@@ -33,7 +33,8 @@ def run(args) -> int:
         return _library(args)
     path = args.paths[0]
     name = "<stdin>" if path == "-" else path
-    big = None if path == "-" else scan_big_file(path, args.encoding, args.labels, True)
+    jobs = args.jobs or 1          # a big file's first pass in N processes only if asked: memory
+    big = None if path == "-" else scan_big_file(path, args.encoding, args.labels, True, jobs)
     if big is not None:
         result, encoding = big[0], "utf-8"
     else:

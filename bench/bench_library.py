@@ -177,11 +177,14 @@ def big(folder: Path, into: Path) -> None:
             written += len(text.encode("utf-8"))
             k += 1
     size = path.stat().st_size
-    took, peak, maxrss, out = timed(GUJI + ["scan", str(path), "--json", "--force"])
-    n = len(json.loads(out))
-    print(f"{size / 1e6:.0f} MB in one file: {took:.2f} s ({size / 1e6 / took:.0f} MB/s), "
-          f"{timed.cpu:.2f} s of CPU ({size / 1e6 / timed.cpu:.0f} MB/s of CPU), {n} patterns, "
-          f"peak memory {peak / 1e6:.0f} MB (ru_maxrss {maxrss / 1e6:.0f} MB)")
+    for jobs in ("1", "2"):
+        took, peak, maxrss, out = timed(GUJI + ["scan", str(path), "--json", "--force",
+                                                "--jobs", jobs])
+        n = len(json.loads(out))
+        print(f"{size / 1e6:.0f} MB in one file, --jobs {jobs}: {took:.2f} s "
+              f"({size / 1e6 / took:.0f} MB/s), {timed.cpu:.2f} s of CPU "
+              f"({size / 1e6 / timed.cpu:.0f} MB/s of CPU), {n} patterns, peak memory "
+              f"{peak / 1e6:.0f} MB (all processes; ru_maxrss {maxrss / 1e6:.0f} MB)")
 
 
 def main(argv: list[str]) -> None:

@@ -209,7 +209,9 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
     with f:
         try:
             info = os.fstat(f.fileno())
-            head = f.read(BINARY_PROBE)
+            small = stat.S_ISREG(info.st_mode) and info.st_size <= CHUNK
+            data = f.read(CHUNK + 1) if small else b""  # a small file: one read
+            head = data[:BINARY_PROBE] if small else f.read(BINARY_PROBE)
         except OSError as e:
             raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
         if not binary_ok and b"\0" in head and not head.startswith(_WIDE_BOMS):
@@ -218,11 +220,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
                 or head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):
             text, used = read_text(path, encoding)
             return text, used, info.st_size
-        if info.st_size <= CHUNK:                       # small: read whole, decode once
-            try:
-                data = head + f.read()
-            except OSError as e:
-                raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+        if small and len(data) <= CHUNK:                # read whole: decode once
             try:
                 return data.decode("utf-8"), "utf-8", len(data)
             except UnicodeDecodeError:
@@ -230,7 +228,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
                 return text, used, len(data)
         pieces, decoder = [], codecs.getincrementaldecoder("utf-8")()
         try:
-            pieces.append(decoder.decode(head))
+            pieces.append(decoder.decode(data if small else head))
             while chunk := f.read(CHUNK):
                 pieces.append(decoder.decode(chunk))
             pieces.append(decoder.decode(b"", final=True))

@@ -91,7 +91,14 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
 
 def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMode) -> ScanResult:
     src = SourceText(text, filename)
-    tokens = tokenize(src)
+    return read_tokens(src, tokenize(src), edition, labels)
+
+
+def read_tokens(src: SourceText, tokens: list[Token], edition: str | None,
+                labels: LabelMode) -> ScanResult:
+    """:func:`scan`'s reading of the *tokens* of *src* (all of them, or those of
+    the windows :mod:`guji.text.prefilter` keeps)."""
+    filename = src.filename
     notices: list[Notice] = []
 
     def notice(message: str, offset: int | None) -> None:

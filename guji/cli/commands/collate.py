@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
-from ...errors import display_width
+from ...errors import UsageError, display_width
 from ...text.collate import Collation, collate
 from ...text.corpus import texts
 from ...text.notation import HALF
 from ._common import add_input_options, add_json_option, print_json
+from ._library import Tally, add_library_options, library_scans
 
 GAP = "·"        # same (ambiguous) width class as ○ and □, so columns line up
 DIFF = "↑"
@@ -20,7 +22,7 @@ def register(sub) -> None:
                                        "each pattern",
                        description="Collate the four patterns over the shipped editions and "
                                    "any text files given (each file an edition named by its "
-                                   "file's stem): the readings aligned stroke by stroke, with "
+                                   "file's stem; in folders, every file holding patterns): the readings aligned stroke by stroke, with "
                                    "the witnesses of their variant notes as readings of their "
                                    "own (yishu~一本); the agreement groups (who shares which "
                                    "whole reading, largest first, the others' differences in "
@@ -29,8 +31,9 @@ def register(sub) -> None:
                                    "(徐伯鲁's, in 礼经本义, among them).",
                        epilog="Examples: guji collate; guji collate yishu.txt jishuo.txt; "
                               "guji collate --only a.txt b.txt --json")
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="text files to collate, each an edition named by its file's stem")
+    p.add_argument("files", nargs="*", metavar="PATH",
+                   help="text files to collate, each an edition named by its file's stem; "
+                        "or folders: every file in them holding patterns (a library scan)")
     p.add_argument("--only", action="store_true",
                    help="collate only the files given, not the shipped editions")
     add_base_option(p)
@@ -38,6 +41,7 @@ def register(sub) -> None:
                    help="text (default); json (as --json: every reading with its id, locus and "
                         "notes); csv or tsv: the apparatus, one row per place of variation")
     add_input_options(p)
+    add_library_options(p)
     add_json_option(p)
     p.set_defaults(func=run)
 
@@ -50,7 +54,10 @@ def add_base_option(p) -> None:
 
 
 def run(args) -> int:
-    corpus = texts(args.files, args.only, args.encoding, args.labels)
+    files = args.files
+    if any(os.path.isdir(f) for f in files):
+        files = _editions_found(args)
+    corpus = texts(files, args.only, args.encoding, args.labels)
     for text in corpus:
         for notice in text.notices:
             print(f"guji: {notice}", file=sys.stderr)
@@ -74,6 +81,27 @@ def run(args) -> int:
     n_mismatch = sum(len(c.mismatches) for c in results)
     print(f"{n_variants} variant readings, {n_mismatch} count mismatches")
     return 0
+
+
+def _editions_found(args) -> list[str]:
+    """The files given, and every file of the folders given that holds a
+    pattern (found by a library scan, in parallel; the rest is said)."""
+    args.paths = args.files
+    tally = Tally()
+    found = []
+    try:
+        for done in library_scans(args, tally):
+            if done.error:
+                print(f"guji: {done.error}", file=sys.stderr)
+            elif done.patterns or done.path in args.files:
+                found.append(done.path)
+    finally:
+        tally.close()
+    print(f"guji: {tally.summary()}: collating {len(found):,} "
+          f"{'file' if len(found) == 1 else 'files'}", file=sys.stderr)
+    if not found and args.only:
+        raise UsageError("no file in the folders given holds a drum pattern")
+    return found
 
 
 def _print_collation(c: Collation) -> None:

@@ -1,29 +1,48 @@
-"""``guji scan FILE``: find the drum diagrams in any text."""
+"""``guji scan PATH…``: find the drum diagrams in any text, or in a whole library."""
 
 from __future__ import annotations
 
+import json
 import sys
 
-from ...text.scan import scan
 from ...text.encoding import read_text
+from ...text.library import _line, read_lean, scan_big_file
+from ...text.prefilter import prefiltered_scan
 from ._common import add_input_options, add_json_option, print_json
+from ._library import Tally, add_library_options, is_library, library_scans
 
 
 def register(sub) -> None:
-    p = sub.add_parser("scan", help="find the drum patterns in any text file",
+    p = sub.add_parser("scan", help="find the drum patterns in text files and folders",
                        description="Find the drum diagrams in a text file (a chapter, a web "
-                                   "page's text, notes), skipping the prose around them. "
-                                   "Warnings go to stderr.")
-    p.add_argument("file", metavar="FILE", help="a text file, or - for standard input")
+                                   "page's text, notes), skipping the prose around them; or in "
+                                   "every file of folders (a library: recursively, in parallel; "
+                                   "hidden and binary files skipped). Warnings go to stderr.",
+                       epilog="Examples: guji scan chapter.txt; guji scan kanripo/ --include "
+                              "'*.txt' --json")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="a text file, - for standard input, or folders and files")
     add_input_options(p)
+    add_library_options(p)
     add_json_option(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    text, encoding = read_text(args.file, args.encoding)
-    name = "<stdin>" if args.file == "-" else args.file
-    result = scan(text, filename=name, labels=args.labels)
+    if is_library(args.paths):
+        return _library(args)
+    path = args.paths[0]
+    name = "<stdin>" if path == "-" else path
+    jobs = args.jobs or 1          # a big file's first pass in N processes only if asked: memory
+    big = None if path == "-" else scan_big_file(path, args.encoding, args.labels, True, jobs)
+    if big is not None:
+        result, encoding = big[0], "utf-8"
+    else:
+        if path == "-":
+            text, encoding = read_text(path, args.encoding)
+        else:
+            text, encoding, _ = read_lean(path, args.encoding, binary_ok=True)
+        result = prefiltered_scan(text, filename=name, labels=args.labels)
     for notice in result.notices:
         print(f"guji: {notice}", file=sys.stderr)
     if args.json:
@@ -35,12 +54,30 @@ def run(args) -> int:
     n = len(result.patterns)
     print(f"{name}: {n} pattern{'' if n == 1 else 's'} ({encoding})")
     for p in result.patterns:
-        print(f"  {p.tradition.slug}:{p.diagram}  {p.tradition.label}  "
-              f"{p.location.line}:{p.location.column}  {p.notation()}")
-        for v in p.variants:
-            note = v.notes[0]
-            print(f"    ~{v.witness}  {v.notation()}  (note {note.text.replace(chr(10), '⏎')} "
-                  f"at {note.location})")
-        for n in p.unread:
-            print(f"    note {n.text.replace(chr(10), '⏎')} at {n.location}: not read")
+        print("\n".join(_line(p)))
     return 0
+
+
+def _library(args) -> int:
+    """Every file of a library: the files with patterns listed (or one JSON
+    object a file, as each is done), errors said, a summary at the end."""
+    tally = Tally()
+    try:
+        for done in library_scans(args, tally):
+            for notice in done.notices:
+                print(f"guji: {notice}", file=sys.stderr)
+            if done.error:
+                print(f"guji: {done.error}", file=sys.stderr)
+            if args.json:
+                sys.stdout.write(json.dumps(done.to_json(), ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            elif done.patterns:
+                n = len(done.patterns)
+                print(f"{done.path}: {n} pattern{'' if n == 1 else 's'} ({done.encoding})")
+                for lines in done.lines:
+                    print("\n".join(lines))
+    finally:
+        tally.close()
+    if not args.json:
+        print(tally.summary())
+    return 2 if tally.failed else 0

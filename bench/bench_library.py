@@ -1,0 +1,209 @@
+"""Benchmark a library scan against grep (not a test: it prints figures).
+
+Takes a folder (a Kanripo checkout, or any corpus of text files) and, in one
+run, times ``grep -rc 鼓 FOLDER`` and ``guji scan FOLDER --json`` (a fresh
+process, as a user runs it), side by side: wall time, MB/s, the ratio, and
+guji's peak memory (the resident memory of its processes, parent and
+workers, sampled every 10 ms and summed; and the largest one's
+``ru_maxrss``).
+
+``--plant`` first makes a copy of the folder (hard links, in a temporary
+folder) with the three seed editions (tests/data/seeds) planted in
+sub-folders, and checks that the library scan gives exactly what scanning
+each seed alone gives (``guji scan FILE --json``: file, score, diagram,
+strokes). ``--check`` also scans every file of the folder alone with the
+full scanner (:func:`guji.text.scan.scan`, no prefilter, in a process pool:
+slow) and counts the files whose patterns differ.
+
+``--big`` builds one file of about 100 MB from the folder's texts with the
+seeds inside, and times ``guji scan FILE --json --force`` on it: MB/s and
+peak memory.
+
+Run from the repository root::
+
+    .venv/bin/python bench/bench_library.py FOLDER [--plant] [--check] [--big]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = sorted((ROOT / "tests" / "data" / "seeds").glob("*.txt"))
+GUJI = [sys.executable, "-m", "guji"]
+
+
+def folder_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def timed(argv: list[str]) -> tuple[float, int, int, bytes]:
+    """Wall seconds, summed peak resident bytes of the process tree (sampled),
+    the process's own ru_maxrss (bytes), and its stdout."""
+    out = tempfile.TemporaryFile()
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
+    peak = 0
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        peak = max(peak, tree_rss(proc.pid))
+        time.sleep(0.01)
+    took = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out.seek(0)
+    timed.cpu = usage.ru_utime + usage.ru_stime          # the process and its workers
+    return took, peak, usage.ru_maxrss * 1024, out.read()
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of *pid* and its descendants (Linux /proc)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def grep_time(folder: Path) -> tuple[float, float]:
+    """grep's best wall time of three, and its CPU seconds then."""
+    best, cpu = float("inf"), 0.0
+    for _ in range(3):
+        took, _, _, _ = timed(["grep", "-rc", "鼓", str(folder)])
+        if took < best:
+            best, cpu = took, timed.cpu
+    return best, cpu
+
+
+def library(folder: Path) -> dict[str, list]:
+    size = folder_bytes(folder)
+    grep, grep_cpu = grep_time(folder)
+    took, peak, maxrss, out = timed(GUJI + ["scan", str(folder), "--json"])
+    cpu = timed.cpu
+    found = {}
+    for line in out.decode("utf-8").splitlines():
+        obj = json.loads(line)
+        found[obj["file"]] = obj["patterns"]
+    n = sum(len(v) for v in found.values())
+    print(f"{folder}: {size / 1e6:.1f} MB in {len(found):,} files scanned")
+    cores = os.cpu_count() or 1
+    print(f"  grep -rc 鼓 : {grep:6.3f} s  ({size / 1e6 / grep:7.1f} MB/s), {grep_cpu:.3f} s of CPU")
+    print(f"  guji scan   : {took:6.3f} s  ({size / 1e6 / took:7.1f} MB/s), {cpu:.3f} s of CPU, "
+          f"{n} patterns in {sum(1 for v in found.values() if v)} files; "
+          f"{took / grep:.1f}× grep's time")
+    print(f"  load average {os.getloadavg()[0]:.1f} on {cores} cores (a busy machine stretches "
+          "wall times; guji's CPU seconds over the cores: "
+          f"{cpu / cores:.2f} s = {cpu / cores / grep:.1f}× grep's wall time)")
+    print(f"  peak memory : {peak / 1e6:.0f} MB (all processes, summed), largest process "
+          f"{maxrss / 1e6:.0f} MB")
+    return found
+
+
+def key(pattern: dict) -> tuple:
+    return (pattern["score"], pattern["diagram"], pattern["before"], pattern["after"],
+            pattern["line"], pattern["column"])
+
+
+def plant(folder: Path, into: Path) -> list[Path]:
+    """A hard-linked copy of *folder* in *into* with the seeds in three sub-folders."""
+    copy = into / folder.name
+    shutil.copytree(folder, copy, copy_function=os.link)
+    subs = [d for d in sorted(copy.rglob("*")) if d.is_dir() and not d.name.startswith(".")]
+    places = [copy / "planted", subs[len(subs) // 3] / "seeds" if subs else copy / "a",
+              subs[2 * len(subs) // 3] / "x" / "y" if subs else copy / "b"]
+    out = []
+    for seed, place in zip(SEEDS, places):
+        place.mkdir(parents=True, exist_ok=True)
+        shutil.copy(seed, place / seed.name)
+        out.append(place / seed.name)
+    return out
+
+
+def check_seeds(found: dict[str, list], seeds: list[Path]) -> None:
+    for seed in seeds:
+        alone = json.loads(subprocess.run(GUJI + ["scan", str(seed), "--json"],
+                                          capture_output=True, check=True).stdout)
+        same = [key(p) for p in found.get(str(seed), [])] == [key(p) for p in alone]
+        print(f"  {seed.name}: {len(alone)} patterns alone, "
+              f"{'the same' if same else 'DIFFERENT'} in the library scan")
+
+
+def _full(path: str) -> tuple[str, list | str]:
+    from guji.errors import GujiError
+    from guji.text.encoding import read_text
+    from guji.text.scan import scan
+    try:
+        text, _ = read_text(path)
+        return path, [p.to_json() for p in scan(text, filename=path).patterns]
+    except GujiError as e:
+        return path, str(e)
+
+
+def check_all(found: dict[str, list]) -> None:
+    started = time.perf_counter()
+    with ProcessPoolExecutor() as pool:
+        full = dict(pool.map(_full, sorted(found), chunksize=16))
+    differ = [p for p in found if isinstance(full[p], list) and full[p] != found[p]]
+    print(f"  full scanner, every file alone: {len(found) - len(differ):,} of {len(found):,} "
+          f"files the same ({time.perf_counter() - started:.0f} s)" +
+          (f"; differ: {differ[:5]}" if differ else ""))
+
+
+def big(folder: Path, into: Path) -> None:
+    path = into / "library.txt"
+    with open(path, "w", encoding="utf-8") as out:
+        written, k = 0, 0
+        texts = [p for p in sorted(folder.rglob("*.txt")) if p.is_file()]
+        while written < 100_000_000:
+            if k in (len(texts) // 3, 2 * len(texts) // 3) or k == 5:
+                out.write(SEEDS[k % 3].read_text(encoding="utf-8") + "\n")
+            text = texts[k % len(texts)].read_text(encoding="utf-8", errors="replace") + "\n"
+            out.write(text)
+            written += len(text.encode("utf-8"))
+            k += 1
+    size = path.stat().st_size
+    for jobs in ("1", "2"):
+        took, peak, maxrss, out = timed(GUJI + ["scan", str(path), "--json", "--force",
+                                                "--jobs", jobs])
+        n = len(json.loads(out))
+        print(f"{size / 1e6:.0f} MB in one file, --jobs {jobs}: {took:.2f} s "
+              f"({size / 1e6 / took:.0f} MB/s), {timed.cpu:.2f} s of CPU "
+              f"({size / 1e6 / timed.cpu:.0f} MB/s of CPU), {n} patterns, peak memory "
+              f"{peak / 1e6:.0f} MB (all processes; ru_maxrss {maxrss / 1e6:.0f} MB)")
+
+
+def main(argv: list[str]) -> None:
+    folder = Path(argv[0]).resolve()
+    with tempfile.TemporaryDirectory() as tmp:
+        seeds = []
+        if "--plant" in argv:
+            seeds = plant(folder, Path(tmp))
+            folder = seeds[0].parent.parent
+        found = library(folder)
+        if seeds:
+            check_seeds(found, seeds)
+        if "--check" in argv:
+            check_all(found)
+        if "--big" in argv:
+            big(folder, Path(tmp))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])

@@ -1,0 +1,193 @@
+"""The prefilter cannot miss: a prefiltered scan equals the full scan.
+
+:func:`guji.text.prefilter.prefiltered_scan` reads only the windows
+:func:`~guji.text.prefilter.windows` keeps; whatever the text, it must give
+what :func:`guji.text.scan.scan` gives on the whole text — the same
+patterns at the same offsets, lines and columns (with their variants, notes
+and source lines), the same notices, the same error. Checked on every test
+corpus and shipped edition, on random texts built from everything the
+scanner acts on (strokes, 半, labels, headings, notes, tags, list markers,
+prose), and on texts where ○ is a section mark on every line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from guji.errors import NotationError
+from guji.text.editions import editions
+from guji.text.prefilter import prefiltered_scan, windows
+from guji.text.scan import scan
+
+DATA = Path(__file__).resolve().parent / "data"
+CORPUS = sorted(DATA.rglob("*.txt"))
+SEEDS = sorted((DATA / "seeds").glob("*.txt"))
+
+
+def reading(function, text: str, labels: str = "auto"):
+    """Everything a scan says about *text*, in comparable form."""
+    try:
+        result = function(text, filename="t.txt", labels=labels)
+    except NotationError as e:
+        return ("error", str(e), e.location)
+    return (result.patterns,
+            [p.to_json() for p in result.patterns],
+            [(p.lines, p.label_location, [v.lines for v in p.variants]) for p in result.patterns],
+            [str(n) for n in result.notices],
+            [n.location for n in result.notices])
+
+
+def same(text: str, labels: str = "auto") -> None:
+    assert reading(prefiltered_scan, text, labels) == reading(scan, text, labels)
+    spans = windows(text)
+    for (a, b), (c, _) in zip(spans, spans[1:] + [(len(text) + 1, 0)]):
+        assert 0 <= a < b <= len(text) and b < c
+        assert a == 0 or text[a - 1] in "\r\n"
+        assert b == len(text) or text[b - 1] in "\r\n"
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_every_test_corpus(path):
+    same(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in editions()])
+def test_every_shipped_edition(slug):
+    ed = next(e for e in editions() if e.slug == slug)
+    same(ed.text())
+
+
+def test_a_pattern_needs_only_its_window():
+    """A seed in a book of prose: the book is skipped, the seed read whole."""
+    seed = SEEDS[0].read_text(encoding="utf-8")
+    prose = "天地玄黃宇宙洪荒日月盈昃辰宿列張¶\n" * 3000
+    text = prose + seed + "\n" + prose
+    same(text)
+    kept = sum(b - a for a, b in windows(text))
+    assert kept < len(seed) + 200
+    assert prefiltered_scan(text).patterns
+
+
+def test_section_marks_on_every_line():
+    """○ opening every line (○疏曰…) never joins the lines into one run."""
+    lines = [f"○{'疏曰正義曰此一節論投壺之禮'[i % 7:]}{i}" for i in range(400)]
+    text = "\n".join(lines)
+    assert windows(text) == []
+    same(text)
+    seed = SEEDS[2].read_text(encoding="utf-8")
+    same("\n".join(lines[:200]) + "\n" + seed + "\n" + "\n".join(lines[200:]))
+    marked = "\n".join("○" + line for line in seed.splitlines())
+    same(marked)
+
+
+PROSE = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏一二三四五"
+PIECES = st.sampled_from([
+    "○", "□", "囗", "口", "〇", "■", "半", "魯鼓", "薛鼓", "鲁鼔", "薜鼓", "鼓", "記鼓", "右鼔",
+    "○□○○□□○□○○□半○□○□○○○□□○□○", "○□○○□半○□○", "□○□半○□□",
+    "(", ")", "（", "）", "【", "】", "(一本作○)", "(某/本)", "(少一/○一□)", "(半)", "()",
+    "\n", "\r\n", "\r", " ", "\u3000", "¶", "，", "。", "<pb:KR_1a>", "<pb:某>", "1. ", "一、",
+    "o", "0", "●", "鼙聲十六", "取半以下", "之半也",
+])
+
+
+@st.composite
+def texts(draw):
+    parts = draw(st.lists(st.one_of(PIECES, st.text(alphabet=PROSE, min_size=1, max_size=9)),
+                          max_size=60))
+    return "".join(parts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts(), st.sampled_from(["auto", "after", "before"]))
+def test_random_texts(text, labels):
+    same(text, labels)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS), st.lists(st.tuples(st.integers(0, 10 ** 6), texts()), max_size=6))
+def test_seeds_with_random_insertions(seed, insertions):
+    """A real edition with random text inserted anywhere: notes cut, brackets
+    left open, labels moved, prose glued to the strokes."""
+    text = seed.read_text(encoding="utf-8")
+    for at, piece in insertions:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at:]
+    same(text)
+
+
+def outermost(text: str) -> list[tuple[int, int]]:
+    """The outermost closed notes of *text* by the lexer's own pairing."""
+    from guji.text.lexer import match_notes
+    ends = match_notes(text)
+    out: list[tuple[int, int]] = []
+    for start in sorted(ends):
+        if not out or start >= out[-1][1]:
+            out.append((start, ends[start]))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(alphabet="()（）【】a\n", max_size=80),
+                 st.text(alphabet="((((((())))))))（）【】a\n", max_size=120)))
+def test_notes_paired_as_the_lexer_pairs_them(text):
+    """Every way of pairing brackets (numpy for one kind; for several, the
+    main kind by numpy and the rare others one by one where they cannot
+    meet, else all one by one) finds the lexer's outermost notes."""
+    from guji.text.notespans import text_map
+    from guji.text.prefilter import _table
+    tm = text_map(text, _table())
+    assert list(zip(tm.note_starts.tolist(), tm.note_ends.tolist())) == outermost(text)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(texts(), max_size=6))
+def test_texts_mapped_together_as_alone(many):
+    """Many files mapped at once (:func:`windows_of_each`, as a library worker
+    does) get each the windows it gets alone: no note, cluster or window
+    runs from one file into the next."""
+    from guji.text.prefilter import windows_of_each
+    seed = SEEDS[0].read_text(encoding="utf-8")
+    many = many + [seed, "(" + seed, seed + ")"]
+    assert windows_of_each(many) == [windows(t) for t in many]
+
+
+def scanned_big(text: str, folder: Path, chunk: int, labels: str = "auto"):
+    """:func:`guji.text.bigfile.scan_big` of *text* written to a file, read *chunk* bytes at a time."""
+    from guji.text.bigfile import scan_big
+    path = folder / "t.txt"
+    path.write_bytes(text.encode("utf-8"))
+    return reading(lambda t, filename, labels: scan_big(str(path), filename, labels, chunk),
+                   text, labels)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_big_files_chunk_by_chunk(path, tmp_path):
+    """A file scanned a chunk at a time, never held whole, reads as the whole text."""
+    text = path.read_bytes().decode("utf-8")
+    if text.startswith("\ufeff"):
+        pytest.skip("a BOM: read whole")
+    for chunk in (50, 4096):
+        assert scanned_big(text, tmp_path, chunk) == reading(scan, text)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(texts(), st.sampled_from([16, 64, 1 << 16]))
+def test_big_random_texts(tmp_path_factory, text, chunk):
+    folder = tmp_path_factory.mktemp("big")
+    if not text.startswith("\ufeff"):
+        assert scanned_big(text, folder, chunk) == reading(scan, text)
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=lambda p: p.name)
+def test_big_files_mapped_in_processes(seed, tmp_path):
+    """The first pass of a big file in byte ranges mapped by several
+    processes: the same reading as the whole text."""
+    from guji.text.bigfile import scan_big
+    text = seed.read_text(encoding="utf-8") * 3
+    path = tmp_path / "t.txt"
+    path.write_bytes(text.encode("utf-8"))
+    assert reading(lambda t, filename, labels: scan_big(str(path), filename, labels, 997, 3),
+                   text) == reading(scan, text)

@@ -1,0 +1,102 @@
+"""Byte regression: write the outputs of a fixed set of guji commands, or compare two sets.
+
+    .venv/bin/python bench/byte_regression.py write /tmp/base21     # before a change
+    .venv/bin/python bench/byte_regression.py write /tmp/after21    # after it
+    .venv/bin/python bench/byte_regression.py compare /tmp/base21 /tmp/after21
+
+Each command writes one output (MIDI, WAV, FLAC, OGG, MusicXML, LilyPond,
+page, compare modes), with the options a schedule change could touch
+(--mute/--solo/--ghost/--repeat/--count-in/--stack/--interval). ``compare``
+lists the outputs that differ; for WAVs it says which onsets moved and by
+how many samples (the first differing sample of each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+GUJI = str(Path(__file__).resolve().parents[1] / ".venv" / "bin" / "guji")
+
+#: (name of the output, the command's arguments; OUT stands for the output path)
+COMMANDS = [
+    ("lu.mid", "midi lu -o OUT"),
+    ("lu-xue-she.mid", "midi lu xue --rite she --repeat 8 --count-in 4 -o OUT"),
+    ("lu-mute-gu-ghost.mid", "midi lu --mute 鼓 --ghost click --repeat 3 -o OUT"),
+    ("lu-xue-stack.mid", "midi lu xue --stack --count-in 2 -o OUT"),
+    ("xue2-melodic.mid", "midi xue:2 --melodic --interval 0.37 --repeat 5 -o OUT"),
+    ("lu.wav", "render lu -o OUT"),
+    ("lu-mute-gu.wav", "render lu --interval 0.25 --mute 鼓 -o OUT"),
+    ("lu-solo-pi-ghost.wav", "render lu --solo 鼙 --ghost click --count-in 3 -o OUT"),
+    ("lu-xue-x3.wav", "render lu xue lu xue lu xue --repeat 4 --interval 0.37 --rate 44100 -o OUT"),
+    ("lu-xue-stack.wav", "render lu xue --stack --interval 0.13 --repeat 3 -o OUT"),
+    ("xue2-she.flac", "render xue:2 --rite she --repeat 3 --count-in 2 -o OUT"),
+    ("lu2.ogg", "render lu:2 --bpm 90 --repeat 3 -o OUT"),
+    ("lu-odd.wav", "render lu xue --interval 0.1234567 --rate 22050 --repeat 7 --count-in 5 -o OUT"),
+    ("lu-xue.musicxml", "sheet lu xue --rite she --repeat 3 --count-in 4 -o OUT"),
+    ("lu-mute.ly", "sheet lu --mute 鼓 --ghost click --repeat 2 -o OUT"),
+    ("cmp-seq.wav", "compare lu:1 lu:1@wuli-tongkao --mode sequence --interval 0.3 -o OUT"),
+    ("cmp-diff.wav", "compare lu:1 lu:1@wuli-tongkao --mode diff --rite she --interval 0.37 -o OUT"),
+    ("cmp-alt.mid", "compare xue:2 xue:2@lijing-benyi --mode alternate --repeat 3 -o OUT"),
+    ("cmp-stereo.flac", "compare lu:1 lu:1@wuli-tongkao --mode stereo -o OUT"),
+    ("cmp-diff.mid", "compare lu:1 lu:1@wuli-tongkao --mode diff --rite she --interval 0.37 -o OUT"),
+    ("page-lu1", "page lu:1 lu:1@wuli-tongkao -o OUT/"),
+]
+
+
+def write(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, command in COMMANDS:
+        out = folder / name
+        args = [a.replace("OUT", str(out)) for a in command.split()]
+        run = subprocess.run([GUJI, *args], capture_output=True, text=True)
+        status = "ok" if run.returncode == 0 else f"exit {run.returncode}: {run.stderr.strip()}"
+        print(f"{name:24} {status}")
+
+
+def digests(folder: Path) -> dict[str, str]:
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            out[str(path.relative_to(folder))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def wav_moves(a: Path, b: Path) -> str:
+    """Where two audio files differ: the first differing frame, and how many frames differ."""
+    import numpy as np
+    import soundfile
+    x, _ = soundfile.read(a, dtype="float32", always_2d=True)
+    y, _ = soundfile.read(b, dtype="float32", always_2d=True)
+    if x.shape != y.shape:
+        return f"lengths {len(x)} vs {len(y)} frames"
+    bad = np.flatnonzero(np.any(x != y, axis=1))
+    return f"{len(bad)} frames differ, first at {bad[0] if len(bad) else '-'}"
+
+
+def compare(a: Path, b: Path) -> int:
+    da, db = digests(a), digests(b)
+    changed = 0
+    for name in sorted(set(da) | set(db)):
+        if da.get(name) == db.get(name):
+            continue
+        changed += 1
+        why = ""
+        if name.endswith((".wav", ".flac", ".ogg")) and name in da and name in db:
+            why = " — " + wav_moves(a / name, b / name)
+        print(f"differs: {name}{why}" if name in da and name in db else
+              f"only in {'first' if name in da else 'second'}: {name}")
+    print(f"{len(set(da) | set(db)) - changed} identical, {changed} differ")
+    return 1 if changed else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["write"]:
+        write(Path(sys.argv[2]))
+    elif sys.argv[1:2] == ["compare"]:
+        sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
+    else:
+        sys.exit(__doc__)

@@ -3,6 +3,9 @@
     .venv/bin/python bench/byte_regression.py write /tmp/base21     # before a change
     .venv/bin/python bench/byte_regression.py write /tmp/after21    # after it
     .venv/bin/python bench/byte_regression.py compare /tmp/base21 /tmp/after21
+    # the outputs of another commit, with this venv:
+    git archive 82f71cc | tar -x -C /tmp/src-82f71cc
+    GUJI_SOURCE=/tmp/src-82f71cc .venv/bin/python bench/byte_regression.py write /tmp/base21
 
 Each command writes one output (MIDI, WAV, FLAC, OGG, MusicXML, LilyPond,
 page, compare modes), with the options a schedule change could touch
@@ -20,6 +23,9 @@ import sys
 from pathlib import Path
 
 GUJI = str(Path(__file__).resolve().parents[1] / ".venv" / "bin" / "guji")
+#: Set GUJI_SOURCE to a checkout of another commit to write its outputs with this venv
+#: (``git archive COMMIT | tar -x -C DIR``).
+SOURCE = os.environ.get("GUJI_SOURCE")
 
 #: (name of the output, the command's arguments; OUT stands for the output path)
 COMMANDS = [
@@ -44,6 +50,11 @@ COMMANDS = [
     ("cmp-stereo.flac", "compare lu:1 lu:1@wuli-tongkao --mode stereo -o OUT"),
     ("cmp-diff.mid", "compare lu:1 lu:1@wuli-tongkao --mode diff --rite she --interval 0.37 -o OUT"),
     ("page-lu1", "page lu:1 lu:1@wuli-tongkao -o OUT/"),
+    # layouts where a part's start, added in seconds, put onsets one sample off
+    ("lu-xue-x3-22k.wav", "render lu xue lu xue lu xue --interval 0.45 --rate 22050 --channels 1 -o OUT"),
+    ("lu-xue-x3-r4.wav", "render lu xue lu xue lu xue --repeat 4 --interval 0.37 --rate 22050 --channels 1 -o OUT"),
+    ("lu-xue-x3-r4.mid", "midi lu xue lu xue lu xue --repeat 4 --interval 0.37 -o OUT"),
+    ("cmp-seq-22k.wav", "compare lu:1 lu:1@wuli-tongkao xue:1 --mode sequence --interval 0.13 --rate 22050 -o OUT"),
 ]
 
 
@@ -52,7 +63,10 @@ def write(folder: Path) -> None:
     for name, command in COMMANDS:
         out = folder / name
         args = [a.replace("OUT", str(out)) for a in command.split()]
-        run = subprocess.run([GUJI, *args], capture_output=True, text=True)
+        env = dict(os.environ, PYTHONPATH=SOURCE) if SOURCE else None
+        command = [sys.executable, "-m", "guji"] if SOURCE else [GUJI]
+        run = subprocess.run([*command, *args], capture_output=True, text=True, env=env,
+                             cwd=SOURCE)          # -m puts the working folder first on the path
         status = "ok" if run.returncode == 0 else f"exit {run.returncode}: {run.stderr.strip()}"
         print(f"{name:24} {status}")
 
@@ -74,7 +88,12 @@ def wav_moves(a: Path, b: Path) -> str:
     if x.shape != y.shape:
         return f"lengths {len(x)} vs {len(y)} frames"
     bad = np.flatnonzero(np.any(x != y, axis=1))
-    return f"{len(bad)} frames differ, first at {bad[0] if len(bad) else '-'}"
+    if not len(bad):
+        return "the same samples"
+    # a moved onset: a run of differing frames that starts where one of the onsets starts
+    starts = bad[np.r_[True, np.diff(bad) > 1]]
+    shown = ", ".join(str(f) for f in starts[:8]) + (" …" if len(starts) > 8 else "")
+    return f"{len(bad)} frames differ, in {len(starts)} runs starting at frames {shown}"
 
 
 def compare(a: Path, b: Path) -> int:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import operator
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -285,7 +286,9 @@ def _tick_grid(perf: Performance, ticks_per_beat, tempo) -> TickGrid:
         tempo_for(perf.interval) if perf.parts else 500_000)
     grid = TickGrid(tpb, tempo)
     for part in perf.parts:
-        part.score.require_resolution(grid.per_second, "MIDI tick")
+        # the interval as MIDI counts it, in microseconds (what the tempo is chosen from)
+        us = Fraction(part.score.interval * 1_000_000) / 1_000_000
+        part.score.require_resolution(grid.exact_per_second, "MIDI tick", us)
     return grid
 
 

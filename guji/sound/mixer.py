@@ -289,6 +289,8 @@ class Mix:
             return None
         step = steps.pop()
         whole = round(step)
+        # a block length only (the samples do not depend on it: the blocks remembered
+        # are keyed by their exact onsets), so near-whole is whole enough here
         if abs(step - whole) > 1e-9 * max(1.0, step) or not 1024 <= whole <= 4 * BLOCK_FRAMES:
             return None
         return whole

@@ -43,6 +43,7 @@ Modes
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Sequence
 
 from ..errors import UsageError
@@ -286,9 +287,12 @@ def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score:
         k = position - first_played
         for p in range(score.repeat):
             idx = score.count_in + p * score.per_pass + k
-            t = max(0.0, score.time(idx) + offset * score.interval)
-            marks.append(Mark(t, p, kind, variant, i, text + (f" (pass {p + 1})" if score.repeat > 1 else "")))
-            cues.append(Cue(t, text))
+            # on the grid: the stroke's step, or half a step before or after it
+            cue = Cue(step=max(Fraction(0), score.step + idx + Fraction(offset)),
+                      interval=score.interval, label=text)
+            marks.append(Mark(cue.time, p, kind, variant, i,
+                              text + (f" (pass {p + 1})" if score.repeat > 1 else "")))
+            cues.append(cue)
     marks.sort(key=lambda m: (m.time is None, m.time or 0.0, m.a_index))
     cues.sort(key=lambda c: c.time)
     return tuple(marks), tuple(cues)

@@ -26,19 +26,19 @@ from typing import Any, Iterator, Sequence, TextIO
 
 from ..library_messages import StderrCapture
 from ..midi.events import TimedMessage
-from ..sound.feed import Sounding
+from ..timing.events import Onset
 from .keys import Keys
 
 
 class JsonLines:
     """``guji play --json``: each stroke, as it is heard, one JSON line on *out*:
     ``{"index", "stroke", "drum", "time", "part", "pass", "position", "loop"}``
-    (:meth:`guji.sound.feed.Sounding.to_json`), flushed at once."""
+    (:meth:`guji.timing.events.Onset.to_json`), flushed at once."""
 
     def __init__(self, out: TextIO):
         self.out = out
 
-    def show(self, sounding: Sounding) -> None:
+    def show(self, sounding: Onset) -> None:
         self.out.write(json.dumps(sounding.to_json(), ensure_ascii=False) + "\n")
         self.out.flush()
 

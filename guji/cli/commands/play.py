@@ -211,9 +211,8 @@ def _audio_transport(args: argparse.Namespace, what, outlet, outputs):
 def _midi_transport(args: argparse.Namespace, what, outlet, outputs):
     """MIDI alone: notes (and the strokes to show) on their times from the clock."""
     from ...midi.sender import MidiPlayer
-    from ...sound.feed import loop_soundings, soundings
-    from ...timing.loop import Loop
+    from ...timing.events import schedule
     messages, setup = _messages(args, what)
-    strokes = loop_soundings(what) if isinstance(what, Loop) else soundings(what)
+    strokes = schedule(what, cues=False)
     items = heapq.merge(messages, strokes, key=lambda item: item.time)
     return MidiPlayer(outlet, items, setup=setup, on_time=outputs.heard)

@@ -104,3 +104,82 @@ def test_moving_a_performance_moves_its_steps_not_its_seconds():
     later = perf.later(1000)
     assert [p.step for p in later.parts] == [p.step + 1000 for p in perf.parts]
     assert later.parts[1].score.time(5) == (perf.parts[1].step + 1000 + 5) * 0.37
+
+
+# --- one stream, every sink -------------------------------------------------------------
+
+@st.composite
+def performances(draw):
+    """Random performances: layouts, repeats, count-ins, mutes, ghosts, stacks."""
+    perf, rate = draw(layouts())
+    muted = draw(st.sampled_from([(), ("鼙",), ("鼓",)]))
+    ghost = bool(muted) and draw(st.booleans())
+    return perf.muting(muted, ghost=ghost), rate
+
+
+def unfolded(sheet) -> list[tuple[int, int, object]]:
+    """(grid step, staff, voice) of every note the sheet plays, repeats played out."""
+    out, step, k = [], 0, 0
+    measures = sheet.measures
+    start = 0
+    while k < len(measures):
+        m = measures[k]
+        if m.left == "repeat-start":
+            start = k
+        for staff, notes in enumerate(m.notes):
+            out += [(step + b, staff, n.voice) for b, n in enumerate(notes) if not n.is_rest]
+        step += m.beats
+        if m.repeat_times is not None:
+            block = measures[start:k + 1]
+            for _ in range(m.repeat_times - 1):
+                for again in block:
+                    for staff, notes in enumerate(again.notes):
+                        out += [(step + b, staff, n.voice) for b, n in enumerate(notes)
+                                if not n.is_rest]
+                    step += again.beats
+        k += 1
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(performances())
+def test_every_sink_plays_the_same_events(tmp_path_factory, drawn):
+    """The MIDI file, the live messages, the audio onsets, the --json lines and
+    the sheet's notes are the onsets of :func:`guji.timing.events.events`."""
+    from guji.midi import read_midi, write_midi
+    from guji.midi.events import note_events, timed_messages
+    from guji.sheet.build import sheet_of
+    from guji.sound.feed import soundings
+    from guji.sound.mixer import Mix
+    from guji.timing.events import events
+    perf, rate = drawn
+    stream = list(events(perf))
+    sounding = [o for o in stream if o.voice is not None]
+    want = sorted((o.step, o.voice.value, o.part.name) for o in sounding)
+    # the MIDI file, read back: the grid step of each note from its time
+    path = write_midi(tmp_path_factory.mktemp("m") / "p.mid", perf)
+    hits = read_midi(path).hits
+    interval = perf.interval
+    assert sorted((round(h.time / interval), h.voice.value, h.part) for h in hits) == want
+    # live MIDI: the note_ons, in the stream's order
+    plan_notes = note_events(perf)
+    assert [(n.time, n.voice, n.part) for n in plan_notes] == \
+        [(o.time, o.voice, o.part.name) for o in sounding]
+    ons = [m for m in timed_messages(plan_notes) if m.message.type == "note_on"]
+    assert [m.time for m in ons] == [o.time for o in sounding]
+    # the renderer's onsets: the sample and the voice of every one that sounds
+    mix = Mix(perf, rate=rate, channels=1)
+    rendered = []
+    for track in mix._tracks:
+        kinds = track.kinds(0, track.n)
+        for frame, kind in zip(track.positions(0, track.n).tolist(), kinds.tolist()):
+            if mix._voices[kind] is not None:
+                rendered.append((frame, mix._voices[kind].value))
+    assert sorted(rendered) == sorted((o.sample(rate), o.voice.value) for o in sounding)
+    # what play --json prints: every stroke and click, muted ones too, in order
+    lines = [s.to_json() for s in soundings(perf, rate)]
+    assert lines == [o.to_json() for o in stream if not o.is_cue]
+    assert [j["index"] for j in lines] == list(range(len(lines)))
+    # the sheet's notes, repeats played out
+    notes = sorted((step, voice.value) for step, _, voice in unfolded(sheet_of(perf)))
+    assert notes == sorted((o.step, o.voice.value) for o in sounding)

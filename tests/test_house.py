@@ -34,7 +34,9 @@ LAYERS = {
     "views": {"text", "timing", "sound", "midi"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet"},
+    # live playback, the transport: sound and MIDI out from one clock
+    "live": {"text", "timing", "midi", "sound"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live"},
 }
 
 

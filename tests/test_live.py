@@ -461,3 +461,120 @@ def test_without_python_rtmidi_live_midi_is_one_line_of_advice(monkeypatch, caps
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Traceback" not in err
         assert "pip install python-rtmidi" in err and "guji midi" in err
+
+
+# -- a sound server that goes away mid-play (issue 19: playback that cannot hang) ------------
+
+def _killed_mid_play(env, extra=()):
+    """Run ``guji play`` until its third stroke is heard, SIGKILL the server,
+    return (exit status, stderr, seconds from the kill to the exit)."""
+    p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--json", *extra), env=env,
+                         cwd=OUTSIDE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    return p
+
+
+def _kill_and_wait(p, server, sig=signal.SIGKILL):
+    for _ in range(3):
+        assert p.stdout.readline(), p.stderr.read()
+    killed = time.monotonic()
+    server.proc.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        pytest.fail("guji play hung after its sound server was killed")
+    return p.returncode, err, time.monotonic() - killed
+
+
+@pytest.mark.parametrize("server", ["pulseaudio", "jack"])
+def test_a_server_killed_mid_play_is_one_line_and_a_failure(server):
+    if server == "pulseaudio":
+        need(pulse.missing())
+        own = pulse.PulseSink("gujikill").start()
+        env, extra = own.child_env(), ()
+    else:
+        need(jack_server.missing())
+        own = jack_server.JackServer().start()
+        env = own.child_env()
+        extra = ("--device", "jack")      # PortAudio's JACK host API
+    try:
+        # jackd is sent SIGTERM: a SIGKILLed one leaves its entry in JACK's shared
+        # registry of 8 servers, and after 8 of them no JACK server starts on the machine
+        sig = signal.SIGKILL if server == "pulseaudio" else signal.SIGTERM
+        code, err, seconds = _kill_and_wait(_killed_mid_play(env, extra), own, sig)
+    finally:
+        own.stop()
+    print(f"\n{server} killed after stroke 3: exit {code} {seconds:.2f} s later: {err.strip()}")
+    lines = err.strip().splitlines()
+    assert code == 1, err                         # not 0, not a signal, not an assertion
+    assert lines == ["guji: the sound output stopped after stroke 3 of 12"]
+    assert seconds <= 2.0
+
+
+def test_the_raw_words_of_the_sound_system_with_verbose(sink):
+    own = pulse.PulseSink("gujiverbose").start()
+    try:
+        code, err, _ = _kill_and_wait(_killed_mid_play(own.child_env(), ("--verbose",)), own)
+    finally:
+        own.stop()
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert "guji: the sound output stopped after stroke 3 of 12" in lines
+    assert any(x.startswith("guji: the sound system said: ") for x in lines), err
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_play_within_half_a_second(sink, sig, code):
+    p = _killed_mid_play(sink.child_env())
+    for _ in range(3):
+        assert p.stdout.readline(), p.stderr.read()
+    sent = time.monotonic()
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=10)
+    seconds = time.monotonic() - sent
+    print(f"\n{signal.Signals(sig).name}: exit {p.returncode} after {seconds:.3f} s")
+    assert p.returncode == code and len(err.strip().splitlines()) == 1, err
+    assert seconds <= 0.5
+
+
+NO_NUMPY = r"""
+import sys
+from guji.cli.main import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("numpy", "soundfile", "sounddevice")
+                or m in ("guji.sound.mixer", "guji.sound.feed"))
+print("loaded:", loaded, file=sys.stderr)
+raise SystemExit(code)
+"""
+
+
+def test_midi_only_play_loads_no_numpy(jack):
+    receiver = Receiver("gujinonumpy")
+    try:
+        r = subprocess.run([sys.executable, "-c", NO_NUMPY, "play", "lu", "--interval", "0.05",
+                            "--midi-out", "gujinonumpy", "--no-audio", "--json"],
+                           env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
+                           timeout=60)
+    finally:
+        receiver.close()
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip() == "loaded: []"
+    assert len(r.stdout.splitlines()) == len(LU) and len(receiver.notes_on()) == len(LU)
+
+
+def test_the_library_plays_with_midi_out(jack):
+    """``guji.play(performance, audio=False, midi_out=PORT)``: the transport is a library call."""
+    import guji
+    receiver = Receiver("gujilib")
+    heard = []
+    try:
+        perf = guji.lay_out([load("lu")], guji.Timing(interval=0.05)).muting("鼓", ghost=True)
+        report = guji.play(perf, audio=False, midi_out="gujilib", on_stroke=heard.append)
+        time.sleep(0.1)
+    finally:
+        receiver.close()
+    assert report.sent == 2 * len(LU) and not report.quit
+    assert [o.number for o in heard] == list(range(len(LU)))
+    assert [m[1] for _, m in receiver.notes_on()] == [62 if g == "○" else 76 for g in LU]

@@ -31,6 +31,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ..defaults import RATE
 from ..timing.events import Onset, events
 from ..timing.loop import Loop
 from ..timing.performance import Performance, Voice
@@ -83,7 +84,7 @@ class Feed:
     gains: tuple[float, ...] = ()
 
 
-def soundings(performance: Performance, rate: int = 48000, *, number: int = 0,
+def soundings(performance: Performance, rate: int = RATE, *, number: int = 0,
               loop_pass: int = 0) -> Iterator[Sounding]:
     """Every stroke and click of *performance* (:func:`guji.timing.events.events`,
     cues left out), by time, ties in part order, each with its sample at
@@ -94,7 +95,7 @@ def soundings(performance: Performance, rate: int = 48000, *, number: int = 0,
                        frame=onset.sample(rate))
 
 
-def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: int = 48000,
+def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: int = RATE,
                      channels: int = 2, block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
     """The feed of a performance, start to end (its :class:`Mix`, its soundings)."""
     mix = Mix(performance, kit=kit, rate=rate, channels=channels)
@@ -102,7 +103,7 @@ def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: 
     return Feed(mix.blocks(block_frames), events, rate, channels, mix.frames, mix.gains)
 
 
-def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = 48000, channels: int = 2,
+def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = RATE, channels: int = 2,
               block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
     """The endless feed of *loop*, rendered a segment at a time (see the module)."""
     kit = kit if kit is not None else default_kit(rate)
@@ -153,7 +154,7 @@ class _LoopPlan:
         return (Scheduled(s.frame, s) for s in loop_soundings(self.loop, self.rate))
 
 
-def loop_soundings(loop: Loop, rate: int = 48000) -> Iterator[Sounding]:
+def loop_soundings(loop: Loop, rate: int = RATE) -> Iterator[Sounding]:
     """Every stroke and click of *loop*, endless, pass after pass (frames at *rate*)."""
     number = 0
     pass_index = 0

@@ -52,6 +52,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..defaults import RATE
 from ..errors import UsageError
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
 from ..timing.score import Event
@@ -126,7 +127,7 @@ class Mix:
     """
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
-                 rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
+                 rate: int = RATE, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
                  gains: Sequence[float] | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
@@ -368,7 +369,7 @@ class Mix:
         return self.frames / self.rate
 
 
-def render_blocks(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def render_blocks(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
                   channels: int = 2, block_frames: int = BLOCK_FRAMES) -> Iterator[np.ndarray]:
     """Render *parts* (and *cues*) block by block; memory stays flat.
 
@@ -379,7 +380,7 @@ def render_blocks(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, ra
     return Mix(parts, cues, kit=kit, rate=rate, channels=channels).blocks(block_frames)
 
 
-def render_array(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def render_array(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
                  channels: int = 2, block_frames: int = BLOCK_FRAMES) -> np.ndarray:
     """The whole signal as one ``(frames, channels)`` float32 array (short pieces, tests)."""
     return Mix(parts, cues, kit=kit, rate=rate, channels=channels).array(block_frames)

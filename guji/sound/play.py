@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Iterable, Protocol
 
+from ..defaults import RATE
 from ..timing.loop import Loop
 from ..timing.performance import Cue, as_performance
 from .devices import (PORTAUDIO_HINT, RENDER_HINT, AudioDeviceError, OutputDevice,
@@ -45,7 +46,7 @@ class Display(Protocol):
         """Playback is over (or interrupted): end the display."""
 
 
-def feed_of(what, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def feed_of(what, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
             channels: int = 2) -> Feed:
     """The :class:`~guji.sound.feed.Feed` of a :class:`Loop`, or of what
     :func:`~guji.timing.performance.as_performance` takes (plus *cues*)."""
@@ -54,7 +55,7 @@ def feed_of(what, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int
     return performance_feed(as_performance(what, cues), kit=kit, rate=rate, channels=channels)
 
 
-def play(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def play(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
          device: int | str | None = None, display: Display | None = None,
          channels: int = 2, latency: float = DEFAULT_LATENCY) -> PlayReport:
     """Play *parts* (and *cues*) on an audio output device; return the report.

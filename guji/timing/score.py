@@ -31,16 +31,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
 
+from .. import defaults
+from ..defaults import INTERVAL
 from ..errors import UsageError
 from ..text.notation import Drum, Pattern, Rite, Stroke
 from .extent import check_exact
 
 #: Seconds between strokes when the user says nothing (see the module docstring).
-DEFAULT_INTERVAL = 0.6
+DEFAULT_INTERVAL = INTERVAL
 
 #: No interval below this (5 ms, 12,000 strokes a minute) is accepted: strokes
 #: would merge into a buzz long before, and sinks need room on their grids.
-MIN_INTERVAL = 0.005
+MIN_INTERVAL = defaults.MIN_INTERVAL
 
 
 def check_interval(interval: float) -> float:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..defaults import RATE
 from .. import __version__
 from ..text.align import align_patterns
 from ..text.grid import Cell, HalfColumn, align_many
@@ -252,7 +253,7 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
 
 def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
                timing: Timing = Timing(), *, modes: Sequence[str] = MODES,
-               audio_format: str = DEFAULT_AUDIO_FORMAT, kit=None, rate: int = 48000,
+               audio_format: str = DEFAULT_AUDIO_FORMAT, kit=None, rate: int = RATE,
                progress: Callable[[str], None] | None = None,
                single_file: bool = False) -> Path:
     """Write ``index.html`` and its audio files into *directory*.

@@ -31,12 +31,14 @@ LAYERS = {
     "timing": {"text"},
     "midi": {"text", "timing"},
     "sound": {"text", "timing"},
-    "views": {"text", "timing", "sound", "midi"},
+    "views": {"text", "timing", "sound", "midi", "compare"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
+    # the compare modes: a command's feature, laid out on the timing stage
+    "compare": {"text", "timing"},
     # live playback, the transport: sound and MIDI out from one clock
     "live": {"text", "timing", "midi", "sound"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live", "compare"},
 }
 
 

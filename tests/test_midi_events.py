@@ -17,7 +17,7 @@ from guji.midi import read_midi, write_midi
 from guji.midi.events import Instruments, note_events, timed_messages
 from guji.text.editions import load
 from guji.text.notation import Rite
-from guji.timing.compare import compare
+from guji.compare import compare
 from guji.timing.layout import lay_out
 from guji.timing.performance import Timing
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from guji.text.editions import all_patterns, load
 from guji.text.notation import Rite
-from guji.timing.compare import compare
+from guji.compare import compare
 from guji.timing.layout import lay_out
 from guji.timing.performance import Timing
 

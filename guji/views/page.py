@@ -2,7 +2,7 @@
 
 ``guji page A B … -o DIR/`` writes ``DIR/index.html`` and, beside it, one
 audio file for each variant and one for each compare mode
-(:mod:`guji.timing.compare`). The page needs nothing else: the pictures are inline
+(:mod:`guji.compare.modes`). The page needs nothing else: the pictures are inline
 SVG (:mod:`guji.views.draw`), the style and the one small script are inline
 (the script lights the stroke sounding now as a player plays:
 :mod:`guji.views.follow`; without scripts the page works the same, unlit),
@@ -40,8 +40,8 @@ from .. import __version__
 from ..text.align import align_patterns
 from ..text.grid import Cell, HalfColumn, align_many
 from ..text.names import LETTERS, file_stem, part_name
-from ..timing.compare import MODES, compare
-from ..timing.comparison import Comparison
+from ..compare.comparison import Comparison
+from ..compare.modes import MODES, compare
 from ..timing.layout import perform
 from ..timing.performance import Performance, Timing
 from .embed import data_uri, single_file_target
@@ -270,7 +270,7 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     timing:
         How every variant is played.
     modes:
-        The compare modes to include (default: all of :data:`guji.timing.compare.MODES`).
+        The compare modes to include (default: all of :data:`guji.compare.modes.MODES`).
     audio_format:
         A key of :data:`AUDIO_FORMATS`.
     kit, rate:

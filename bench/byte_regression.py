@@ -96,6 +96,55 @@ def wav_moves(a: Path, b: Path) -> str:
     return f"{len(bad)} frames differ, in {len(starts)} runs starting at frames {shown}"
 
 
+#: The renders the grid-step fix moves onsets in (issue 21), and how to make
+#: their performances here: (output, rate, a function giving the performance).
+def _moved_cases():
+    from guji.compare import compare as modes
+    from guji.text.editions import load
+    from guji.timing.layout import lay_out
+    from guji.timing.performance import Timing
+    lu, xue = load("lu"), load("xue")
+    return [
+        ("lu-xue-x3-22k.wav", 22050, lambda: lay_out([lu, xue] * 3, Timing(interval=0.45))),
+        ("lu-xue-x3-r4.wav", 22050, lambda: lay_out([lu, xue] * 3, Timing(interval=0.37, repeat=4))),
+        ("cmp-seq-22k.wav", 22050, lambda: modes([load("lu:1"), load("lu:1@wuli-tongkao"),
+                                                  load("xue:1")], "sequence",
+                                                 Timing(interval=0.13)).performance),
+    ]
+
+
+def explain_moves(a: Path, b: Path) -> None:
+    """For the renders of :func:`_moved_cases`: how many onsets the old arithmetic
+    (``step × interval + i × interval``) puts elsewhere than ``round((step + i) ×
+    interval × rate)``, by how much, and whether every differing frame lies within
+    the ring of one of them (then nothing else changed)."""
+    import numpy as np
+    import soundfile
+    from guji.sound.kit import default_kit, one_shot
+    from guji.timing.performance import Voice
+    for name, rate, make in _moved_cases():
+        if not ((a / name).exists() and (b / name).exists()):
+            continue
+        perf = make()
+        ring = max(len(one_shot(default_kit(rate), v, rate)) for v in Voice)
+        moved, total = [], 0
+        for part in perf.parts:
+            iv, step = part.score.interval, part.step
+            for i in range(len(part.score)):
+                old, new = round((step * iv + i * iv) * rate), round((step + i) * iv * rate)
+                total += 1
+                if old != new:
+                    moved.append((min(old, new), abs(old - new)))
+        x = soundfile.read(a / name, always_2d=True)[0]
+        y = soundfile.read(b / name, always_2d=True)[0]
+        bad = np.flatnonzero(np.any(x != y, axis=1)) if x.shape == y.shape else np.arange(1)
+        inside = np.zeros(max(len(x), 1), bool)
+        for frame, _ in moved:
+            inside[frame:frame + ring + 1] = True
+        print(f"{name}: {len(moved)} of {total} onsets moved, by {sorted({d for _, d in moved})} "
+              f"sample(s); differing frames outside their rings: {int((~inside[bad]).sum())}")
+
+
 def compare(a: Path, b: Path) -> int:
     da, db = digests(a), digests(b)
     changed = 0
@@ -109,6 +158,8 @@ def compare(a: Path, b: Path) -> int:
         print(f"differs: {name}{why}" if name in da and name in db else
               f"only in {'first' if name in da else 'second'}: {name}")
     print(f"{len(set(da) | set(db)) - changed} identical, {changed} differ")
+    if changed:
+        explain_moves(a, b)
     return 1 if changed else 0
 
 

@@ -37,13 +37,12 @@ clicks, clicks — the notes come from the one schedule (:mod:`guji.timing.event
 from __future__ import annotations
 
 import bisect
-import itertools
 from dataclasses import replace
 
 from ..errors import UsageError, escape_controls
 from ..text.names import latin_first
 from ..timing.bars import Bar, bars, on_one_grid
-from ..timing.events import part_onsets
+from ..timing.events import pass_onsets
 from ..timing.performance import DRUMS, Part, Performance, Voice
 from .fold import Run, runs
 from .model import REST, Instruments, Measure, Note, Sheet, Staff
@@ -150,13 +149,12 @@ class _Line:
 
 def _pass_notes(part: Part) -> tuple[Note, ...]:
     """The notes of one pass of *part*, from the one schedule
-    (:func:`guji.timing.events.part_onsets`: what sounds, minus-one applied
+    (:func:`guji.timing.events.pass_onsets`: what sounds, minus-one applied
     there): each stroke with its source glyph, a muted one a rest or (ghost)
     a click. Every pass sounds alike, so the staff repeats this one."""
     made: dict[tuple, Note] = {}
     out = []
-    first = part.score.count_in
-    for onset in itertools.islice(part_onsets(part), first, first + part.score.per_pass):
+    for onset in pass_onsets(part):
         voice, stroke = onset.voice, onset.event.stroke
         if voice in DRUMS:
             key = (voice, stroke.raw)

@@ -55,6 +55,7 @@ import numpy as np
 from ..defaults import RATE
 from ..errors import UsageError
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
+from ..timing.events import pass_onsets
 from ..timing.score import Event
 from .headroom import CEILING_DBFS, channel_gains, chunk_frames, distinct_windows, stretches
 from .kit import Kit, default_kit, one_shot
@@ -144,8 +145,9 @@ class Mix:
             part.score.require_resolution(self.rate, "audio sample")
         tracks = []
         for part in self.parts:
-            # a muted drum's strokes: silence, or the click (Part.voice_at)
-            pass_kinds = np.array([self._kind(v, part.pan) for v in part.pass_voices()],
+            # what sounds in a pass, from the one schedule: a muted drum's strokes
+            # are silence, or the click (every pass sounds alike)
+            pass_kinds = np.array([self._kind(o.voice, part.pan) for o in pass_onsets(part)],
                                   dtype=np.int64)
             click = self._kind(Voice.CLICK, part.pan)
             tracks.append((part.score, pass_kinds, click))

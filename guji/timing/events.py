@@ -27,6 +27,7 @@ note-offs sends them before the note-ons of that time (:mod:`guji.midi.events`).
 from __future__ import annotations
 
 import heapq
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
@@ -125,6 +126,14 @@ def part_onsets(part: Part, order: int = 0, loop_pass: int = 0) -> Iterator[Onse
                     part, order, event, loop_pass=loop_pass)
 
 
+def pass_onsets(part: Part, pass_index: int = 0) -> list[Onset]:
+    """The onsets of pass *pass_index* of *part* (every pass sounds alike: the
+    renderer and the sheet repeat one)."""
+    score = part.score
+    first = score.count_in + pass_index * score.per_pass
+    return list(itertools.islice(part_onsets(part), first, first + score.per_pass))
+
+
 def cue_onsets(performance: Performance, loop_pass: int = 0) -> Iterator[Onset]:
     """The cues of *performance*, on its grid, in time order."""
     grid = performance.interval
@@ -177,4 +186,5 @@ def schedule(what, *, cues: bool = True) -> Iterator[Onset]:
     return events(what, cues=cues)
 
 
-__all__ = ["Onset", "Cue", "events", "loop_events", "part_onsets", "cue_onsets", "schedule"]
+__all__ = ["Onset", "Cue", "events", "loop_events", "part_onsets", "pass_onsets", "cue_onsets",
+           "schedule"]

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
 
-from .loop import Loop
 from .performance import Cue, Part, Performance, Voice
 from .score import Event, grid_time
 
@@ -165,7 +164,7 @@ def _numbered(onset: Onset, number: int) -> Onset:
                  onset.order, onset.event, number, onset.loop_pass, onset.label, onset.pan)
 
 
-def loop_events(loop: Loop, *, cues: bool = True) -> Iterator[Onset]:
+def loop_events(loop, *, cues: bool = True) -> Iterator[Onset]:
     """Every onset of *loop*, endless, pass after pass (each pass from its own
     grid steps: :meth:`Loop.passes <guji.timing.loop.Loop.passes>`)."""
     number = 0
@@ -180,7 +179,9 @@ def loop_events(loop: Loop, *, cues: bool = True) -> Iterator[Onset]:
 
 
 def schedule(what, *, cues: bool = True) -> Iterator[Onset]:
-    """:func:`loop_events` of a :class:`Loop`, else :func:`events` of a performance."""
+    """:func:`loop_events` of a :class:`~guji.timing.loop.Loop`, else :func:`events`
+    of a performance."""
+    from .loop import Loop
     if isinstance(what, Loop):
         return loop_events(what, cues=cues)
     return events(what, cues=cues)

@@ -29,9 +29,12 @@ OnStroke = Callable[[Onset], None]
 
 
 class PlaybackStopped(GujiError):
-    """Playback stopped before its end because its output failed (exit status 1)."""
+    """Playback stopped before its end because its output failed (exit status 1;
+    the command line ends the process at once after saying it: see
+    :attr:`guji.sound.stream.OutputStopped.end_now`)."""
 
     exit_status = 1
+    end_now = True
 
     def __init__(self, message: str, detail: str | None = None):
         self.detail = detail
@@ -108,15 +111,10 @@ class Transport:
             raise PlaybackStopped(self.words("failed"), str(e) or type(e).__name__) from None
 
     def words(self, what: str) -> str:
-        """``the sound output stopped after stroke 3 of 12`` (a loop: ``… (pass 2)``)."""
-        where = f"after stroke {self.heard}"
-        if self.total is not None:
-            where += f" of {self.total}"
-        elif self.last is not None:
-            where += f" (pass {self.last.loop_pass + 1} of the loop)"
-        if not self.heard:
-            where = "before the first stroke"
-        return f"the {self.kind} {what} {where}"
+        """``the sound output stopped after stroke 3 of 12`` (a loop: ``… (pass 2 …)``)."""
+        from ..sound.stream import stopped_words
+        return stopped_words(self.kind, what, self.heard, self.total,
+                             self.last.loop_pass if self.last is not None else None)
 
 
 def _messages(what, options: Mapping) -> tuple[Any, list]:

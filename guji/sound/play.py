@@ -31,6 +31,7 @@ from .feed import PLAY_BLOCK_FRAMES, Feed, Sounding, loop_feed, performance_feed
 from .kit import Kit
 from .player import DEFAULT_LATENCY, Player
 from .report import PlayReport
+from .stream import OutputStopped, stopped_words
 
 __all__ = ["AudioDeviceError", "Display", "OutputDevice", "PLAY_BLOCK_FRAMES",
            "PORTAUDIO_HINT", "RENDER_HINT", "feed_of", "list_devices", "play"]
@@ -91,11 +92,24 @@ def play(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int =
         On Ctrl-C, after the stream has been aborted and closed.
     """
     feed = feed_of(parts, cues, kit=kit, rate=rate, channels=channels)
-    on_heard = None if display is None else (lambda sounding, _heard: display.show(sounding))
+    heard: list = []
+
+    def on_heard(sounding, _heard) -> None:
+        heard[:] = [sounding]
+        if display is not None:
+            display.show(sounding)
+
     player = Player(feed.blocks, feed.events, rate=rate, channels=channels, device=device,
                     latency=latency, on_heard=on_heard)
     try:
         return player.play()
+    except OutputStopped as e:      # in words: how far it got
+        total = None if isinstance(parts, Loop) else \
+            sum(len(p.score) for p in as_performance(parts, cues).parts)
+        last = heard[0] if heard else None
+        raise OutputStopped(stopped_words("sound output", "stopped",
+                                          last.number + 1 if last else 0, total,
+                                          last.loop_pass if last else None), e.detail) from None
     finally:
         if display is not None:
             display.close()

@@ -38,10 +38,28 @@ class OutputStopped(GujiError):
     went away (exit status 1). *detail*: PortAudio's own words, if any."""
 
     exit_status = 1
+    #: The command line ends the process at once after saying it: with the server
+    #: gone, PortAudio's own clean-up at the interpreter's exit fails an assertion
+    #: (JACK, exit 134) or crashes (PulseAudio, exit 139, one run in five).
+    end_now = True
 
     def __init__(self, reason: str, detail: str | None = None):
         self.reason, self.detail = reason, detail
         super().__init__(reason)
+
+
+def stopped_words(output: str, what: str, heard: int, total: int | None = None,
+                  loop_pass: int | None = None) -> str:
+    """``the sound output stopped after stroke 3 of 12`` (a loop: ``… (pass 2 of the
+    loop)``; nothing heard yet: ``… before the first stroke``)."""
+    if not heard:
+        return f"the {output} {what} before the first stroke"
+    where = f"after stroke {heard}"
+    if total is not None:
+        where += f" of {total}"
+    elif loop_pass is not None:
+        where += f" (pass {loop_pass + 1} of the loop)"
+    return f"the {output} {what} {where}"
 
 
 def bounded(action: Callable[[], Any], seconds: float) -> bool:

@@ -93,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
     if args.no_audio and args.midi_out is None:
         raise UsageError("--no-audio plays MIDI only: give --midi-out PORT too (see "
                          "'guji ports')")
-    from ...live import PlaybackStopped
     from ..live import print_report, sound_system_quiet
     warm_up = None
     with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
@@ -113,11 +112,7 @@ def run(args: argparse.Namespace) -> int:
             if getattr(e, "detail", None) and args.verbose:
                 print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
             _said(caught.lines, args.verbose)
-            if isinstance(e, PlaybackStopped):
-                if outlet is not None:
-                    outlet.close()          # silence what still sounds there
-                _end_now(e)
-            raise
+            raise               # said by main, which then ends at once (e.end_now)
         finally:
             if outlet is not None:
                 outlet.close()
@@ -127,20 +122,6 @@ def run(args: argparse.Namespace) -> int:
                 warm_up.join(WARM_UP_WAIT)
     print_report(report, caught.lines, verbose=args.verbose)
     return 0
-
-
-def _end_now(error: PlaybackStopped) -> None:
-    """Say *error* and end the process at once: with its server gone, PortAudio's
-    own clean-up at the interpreter's exit fails an assertion (JACK, exit 134) or
-    crashes (PulseAudio, exit 139, one run in five)."""
-    import os
-    print(f"guji: {error}", file=sys.stderr)
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        try:
-            stream.flush()
-        except (OSError, ValueError, AttributeError):
-            pass
-    os._exit(error.exit_status)
 
 
 def _said(lines, verbose: bool) -> None:

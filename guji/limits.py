@@ -14,7 +14,7 @@ measured before anything is made, against a :class:`Limits`:
 * :attr:`Limits.midi_notes` — the most notes in one MIDI file (a MIDI file
   is built in memory, about a kilobyte a note: :mod:`guji.midi.size`);
 * :attr:`Limits.text_bytes` — the largest input text, 64 MiB
-  (:func:`guji.text.reading.encoding.read_text`).
+  (:func:`guji.text.encoding.read_text`).
 
 These are guji's choices, and can be lifted: the command line's
 ``--force``, or in Python::

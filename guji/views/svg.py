@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from xml.sax import saxutils
 
 from ..errors import display_width, escape_controls
-from ..text.reading.notation import Drum
+from ..text.notation import Drum
 
 
 def escape(text: str) -> str:

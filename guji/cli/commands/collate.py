@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 from ...errors import display_width
-from ...text.collation.collate import Collation, collate
-from ...text.collation.corpus import texts
-from ...text.reading.notation import HALF
+from ...text.collate import Collation, collate
+from ...text.corpus import texts
+from ...text.notation import HALF
 from ._common import add_input_options, add_json_option, print_json
 
 GAP = "·"        # same (ambiguous) width class as ○ and □, so columns line up

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ...text.reading.scan import scan
-from ...text.reading.encoding import read_text
+from ...text.scan import scan
+from ...text.encoding import read_text
 from ._common import add_input_options, add_json_option, print_json
 
 

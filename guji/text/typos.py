@@ -3,10 +3,10 @@
 A character that is not a stroke, 半 or ignorable, standing between two
 strokes of one pattern, is a :class:`~guji.errors.NotationError` at that
 character, with a suggestion for the usual look-alikes
-(:data:`guji.text.reading.notation.LOOKALIKES`). Segments (:mod:`guji.text.reading.segments`)
+(:data:`guji.text.notation.LOOKALIKES`). Segments (:mod:`guji.text.segments`)
 joined by short gaps form *chains*; a chain is read as one pattern with typos
 only if, joined, it would be one. A lone stroke glued to prose is a section
-mark, not part of a pattern. See :func:`~guji.text.reading.scan.scan`, step 2.
+mark, not part of a pattern. See :func:`~guji.text.scan.scan`, step 2.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ MAX_TYPO_CHARS = 4
 def check_typos(src: SourceText, pieces: list) -> None:
     """Raise :class:`NotationError` at the first character that is not a
     stroke, 半 or ignorable and stands inside a pattern (see
-    :func:`~guji.text.reading.scan.scan`)."""
+    :func:`~guji.text.scan.scan`)."""
     segs = [k for k, p in enumerate(pieces) if isinstance(p, Segment)]
     errors: list[Token] = []
     # chains: segments joined by typo-sized gaps; only a chain with a 半 is a pattern

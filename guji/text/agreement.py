@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from .align import DEL, INS, MATCH, SUB
-from ..reading.notation import Pattern
+from .notation import Pattern
 
 __all__ = ["Group", "groups", "differences"]
 
@@ -75,12 +75,12 @@ def groups(readings: Mapping[str, Pattern]) -> tuple[Group, ...]:
 
 def align_runs(a: Sequence, b: Sequence) -> list[tuple[str, int | None, int | None]]:
     """A cheapest alignment of *a* with *b* (the edit distance of
-    :func:`guji.text.collation.align.align`) that, among the cheapest, has the fewest
+    :func:`guji.text.align.align`) that, among the cheapest, has the fewest
     *runs* of differences (consecutive substitutions, deletions or
     insertions), so that ``○□`` missing is one run, not two.
 
     Returns ``(op, i, j)`` triples: ``match``/``sub`` (i, j), ``del`` (i,
-    None), ``ins`` (None, j). Ties are broken as :func:`~guji.text.collation.align.align`
+    None), ``ins`` (None, j). Ties are broken as :func:`~guji.text.align.align`
     does: traced back from the ends, the diagonal first, then a deletion.
     """
     n, m = len(a), len(b)

@@ -1,9 +1,9 @@
 """Witnesses' whole readings of a pattern, from its variant notes.
 
-:mod:`guji.text.apparatus.notes` reads each note into one edit for one witness;
+:mod:`guji.text.notes` reads each note into one edit for one witness;
 this module combines every note of one witness in one pattern into that
 witness's **whole reading** (:func:`readings`), and makes it a
-:class:`~guji.text.reading.notation.Pattern` of its own (:func:`variants_of`): its
+:class:`~guji.text.notation.Pattern` of its own (:func:`variants_of`): its
 id ends ``~WITNESS`` (``lu:1@notes.txt~一本``), so every command takes it as
 it takes any reading.
 
@@ -15,7 +15,7 @@ the note itself.
 Rules
 -----
 * All read notes of one witness in one pattern are applied together
-  (:func:`~guji.text.apparatus.edits.apply`). If any of them cannot be applied (it
+  (:func:`~guji.text.edits.apply`). If any of them cannot be applied (it
   crosses 半, names strokes that are not there, overlaps another), the
   witness gets no reading at all and each of its notes is listed as not
   read: a reading with one of its differences missing would be a wrong
@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .edits import EditError, Origin, apply_traced
-from ..reading.lexer import SourceText, Token
-from ..reading.notation import Pattern, SourceNote, Stroke, UnreadNote, drum_of
+from .lexer import SourceText, Token
+from .notation import Pattern, SourceNote, Stroke, UnreadNote, drum_of
 from .notes import NotRead, Note, WitnessNote, read_notes, shown
 
 __all__ = ["Reading", "readings", "notes_of", "variants_of"]
@@ -47,7 +47,7 @@ class Reading:
     """One witness's whole reading of a pattern.
 
     ``origins`` say where each of its strokes comes from (the text's stroke,
-    or a stroke a note writes: :data:`~guji.text.apparatus.edits.Origin`, edits
+    or a stroke a note writes: :data:`~guji.text.edits.Origin`, edits
     numbered as in ``notes``); ``half_at`` is the index of 半 in it.
     """
 
@@ -128,7 +128,7 @@ def readings(strokes: str, half_at: int, notes: Sequence[Note], source: str,
 # ---------------------------------------------------------------------------
 
 def notes_of(stroke_offsets: Sequence[int], tokens: Sequence[Token]) -> list[Note]:
-    """The note *tokens* of a pattern as :class:`~guji.text.apparatus.notes.Note`
+    """The note *tokens* of a pattern as :class:`~guji.text.notes.Note`
     values, each with the number of strokes (at *stroke_offsets*, in order)
     written before it."""
     return [Note(t.text, t.location, bisect.bisect_left(stroke_offsets, t.offset))
@@ -164,7 +164,7 @@ def _pattern(pattern: Pattern, reading: Reading, src: SourceText) -> Pattern:
 def variants_of(pattern: Pattern, notes: Sequence[Note], src: SourceText
                 ) -> tuple[tuple[Pattern, ...], tuple[UnreadNote, ...]]:
     """The witnesses' readings of *pattern* as patterns, from its *notes*; and
-    the notes with strokes not read (:class:`~guji.text.reading.notation.UnreadNote`)."""
+    the notes with strokes not read (:class:`~guji.text.notation.UnreadNote`)."""
     if not notes:
         return (), ()
     base = "".join(s.glyph for s in pattern.strokes)

@@ -2,8 +2,8 @@
 
 Each pattern takes one score label adjacent to it and no label serves two;
 patterns and labels that stand next to each other form alternating chains,
-each read on its own (see :func:`~guji.text.reading.scan.scan`, step 3, and the
-module documentation of :mod:`guji.text.reading.scan`). Lines of labels alone above
+each read on its own (see :func:`~guji.text.scan.scan`, step 3, and the
+module documentation of :mod:`guji.text.scan`). Lines of labels alone above
 a diagram are captions (:func:`caption_lines`); runs of strokes that are not
 patterns are reported (:func:`label_items`); a chain that reads two ways is
 not read, and a notice names both readings.
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ...errors import describe_char, escape_controls
+from ..errors import describe_char, escape_controls
 from .lexer import Kind, Token
 from .notation import HALF, Tradition
 from .segments import Segment
 
 #: Which side of its pattern a label stands: found for the whole text
-#: (``"auto"``), or forced (the ``labels`` argument of :func:`~guji.text.reading.scan.scan`).
+#: (``"auto"``), or forced (the ``labels`` argument of :func:`~guji.text.scan.scan`).
 LabelMode = Literal["auto", "after", "before"]
 LABEL_MODES = ("auto", "after", "before")
 
@@ -121,7 +121,7 @@ def _is_bracketed_half(note: str) -> bool:
 def attach_labels(items: list[tuple[str, object]], mode: LabelMode,
                   notice) -> list[tuple[Segment, Token]]:
     """Pair patterns with labels for the whole text (see
-    :func:`~guji.text.reading.scan.scan`, step 3).
+    :func:`~guji.text.scan.scan`, step 3).
 
     The patterns and labels that stand next to each other (only ignorable
     text between) form alternating chains ``P L P L …``; each chain is read

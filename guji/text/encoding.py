@@ -21,9 +21,9 @@ import codecs
 import os
 import sys
 
-from ...errors import EncodingError
-from ...files import reason
-from ...limits import LimitError, current
+from ..errors import EncodingError
+from ..files import reason
+from ..limits import LimitError, current
 
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "gb18030", "big5")
 

@@ -2,10 +2,10 @@
 
 :func:`scan` reads any text (a whole chapter, a web page, a user's notes),
 finds the drum diagrams in it and skips the prose around them. It cuts the
-tokens into segments (:mod:`guji.text.reading.segments`), raises for typos inside a
-pattern (:mod:`guji.text.reading.typos`), attaches the labels
-(:mod:`guji.text.reading.labels`) and numbers the diagrams.
-:func:`guji.text.reading.parser.parse` reads one pattern, strictly.
+tokens into segments (:mod:`guji.text.segments`), raises for typos inside a
+pattern (:mod:`guji.text.typos`), attaches the labels
+(:mod:`guji.text.labels`) and numbers the diagrams.
+:func:`guji.text.parser.parse` reads one pattern, strictly.
 
 Reading a whole text
 --------------------
@@ -16,7 +16,7 @@ refuses or reports the rest.
 * **Typos are errors.** A character that is not a stroke, 半 or ignorable,
   standing between two strokes of one pattern, is a :class:`NotationError` at
   that character, with a suggestion for the usual look-alikes
-  (:data:`guji.text.reading.notation.LOOKALIKES`).
+  (:data:`guji.text.notation.LOOKALIKES`).
 * **Labels are attached for the whole text at once.** In the first diagram
   the label follows its pattern (``鼓 ○□…半…  魯鼓  ○□…半…  薛鼓``, the leading
   鼓 a heading); in the second it precedes it (``魯鼓 ○□…半…  薛鼓 ○□…半…``).
@@ -32,9 +32,9 @@ refuses or reports the rest.
 * **Variant notes are readings.** The notes inside a pattern and right after
   its last stroke that give another witness's reading (``(一本作○)``) become
   that witness's whole reading (:attr:`Pattern.variants
-  <guji.text.reading.notation.Pattern.variants>`, :mod:`guji.text.apparatus.witnesses`); a
+  <guji.text.notation.Pattern.variants>`, :mod:`guji.text.witnesses`); a
   note with strokes that cannot be read is listed (:attr:`Pattern.unread
-  <guji.text.reading.notation.Pattern.unread>`) and a notice says why.
+  <guji.text.notation.Pattern.unread>`) and a notice says why.
 
 The caller can force one side with ``labels="after"`` or ``"before"``.
 """

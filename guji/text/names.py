@@ -1,7 +1,7 @@
 """What patterns are called: on screen, in tracks and players, and on disk.
 
 The one place that names and files a pattern (the id itself is
-:attr:`Pattern.id <guji.text.reading.notation.Pattern.id>`):
+:attr:`Pattern.id <guji.text.notation.Pattern.id>`):
 
 * :func:`part_name` — a part of a performance, a MIDI track set, a player:
   ``魯鼓 1 liji-zhengyi``;

@@ -1,6 +1,6 @@
 """Edits of a pattern — replace, delete, insert — and applying them together.
 
-A variant note (:mod:`guji.text.apparatus.notes`) says how another witness's reading
+A variant note (:mod:`guji.text.notes`) says how another witness's reading
 differs from the text at one place: an :class:`Edit`. :func:`apply` makes the
 witness's whole reading from the text's strokes and every edit of that
 witness in the pattern, moving 半 as the edits require.

@@ -14,9 +14,9 @@ others the other way round, the score first (圜 round = 鼙, 方 square = 鼓):
 half or whole, drum, count — as the text prints them: a count that
 disagrees with the pattern is kept as printed (徐伯鲁's 鼓声七 for the 薛 half
 of the first diagram is 7); holding claims against readings is
-:mod:`guji.text.collation.checked`. The counts it finds but cannot attribute to a
+:mod:`guji.text.checked`. The counts it finds but cannot attribute to a
 score come back as :class:`Unattributed`, so none is dropped silently.
-The words are :mod:`guji.text.collation.claim_words`; ``docs/apparatus.md`` gives the
+The words are :mod:`guji.text.claim_words`; ``docs/apparatus.md`` gives the
 grammar with examples.
 
 The reading
@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .claim_words import MEASURES, WORDS, Token, compact, tokens
-from ..reading.notation import Drum, Tradition
+from .notation import Drum, Tradition
 
 __all__ = ["Claim", "Unattributed", "Part", "read_claims", "find_claims"]
 

@@ -3,7 +3,7 @@
 The lexer knows characters, not structure: it says which characters are
 strokes, which are the 半 marker, labels, headings, commentary notes, prose or
 unknown symbols, and drops what never matters (white space, punctuation,
-markup). :mod:`guji.text.reading.parser` and :mod:`guji.text.reading.scan` give the tokens
+markup). :mod:`guji.text.parser` and :mod:`guji.text.scan` give the tokens
 their structure.
 
 Ignored everywhere: white space (including the ideographic space U+3000 and
@@ -35,7 +35,7 @@ from array import array
 from contextlib import contextmanager
 from typing import Iterator, NamedTuple
 
-from ...errors import Location
+from ..errors import Location
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS, Drum, Tradition, drum_of
 
 

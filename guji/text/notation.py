@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from ...errors import Location
+from ..errors import Location
 
 
 class Drum(enum.Enum):
@@ -213,7 +213,7 @@ class Pattern:
         given by the caller.
     witness:
         For another witness's reading given in the text's variant notes (一本,
-        宋本 …: :mod:`guji.text.apparatus.witnesses`), its name; ``None`` for the text's
+        宋本 …: :mod:`guji.text.witnesses`), its name; ``None`` for the text's
         own reading.
     notes:
         For a witness's reading, the notes it is read from.

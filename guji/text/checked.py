@@ -1,11 +1,11 @@
 """A text's count claims, placed and held against the text's own reading.
 
-:mod:`guji.text.collation.claims` reads what a commentator says a pattern holds;
+:mod:`guji.text.claims` reads what a commentator says a pattern holds;
 :func:`text_claims` reads the claims of a whole text and makes each a
 :class:`CheckedClaim`: where it stands (line and column), which diagram it
 is about, and the count the text's own pattern gives (``counted``), so that
 ``agrees`` says whether the commentary and the diagram of one text agree.
-:mod:`guji.text.collation.collate` holds every edition against them too.
+:mod:`guji.text.collate` holds every edition against them too.
 
 Where claims are read
 ---------------------
@@ -13,7 +13,7 @@ Claims are read near the diagrams: from :data:`NEAR` characters before the
 first pattern of the text to :data:`NEAR` characters after its last (the
 commentary printed with the diagrams). A text without any pattern is read
 whole (a commentary on its own). Counts read outside that stretch, and counts
-no score names (:class:`~guji.text.collation.claims.Unattributed`), are reported as
+no score names (:class:`~guji.text.claims.Unattributed`), are reported as
 notices, never dropped silently.
 
 Which diagram
@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ...errors import Location
+from ..errors import Location
 from .claims import Claim, Unattributed, read_claims
-from ..reading.lexer import SourceText
-from ..reading.notation import Drum, Pattern, Rite, Tradition
-from ..reading.parser import Notice
+from .lexer import SourceText
+from .notation import Drum, Pattern, Rite, Tradition
+from .parser import Notice
 
 try:  # Python 3.11+
     import tomllib
@@ -89,7 +89,7 @@ class CheckedClaim:
     Attributes
     ----------
     claim:
-        The claim as read (:class:`~guji.text.collation.claims.Claim`).
+        The claim as read (:class:`~guji.text.claims.Claim`).
     diagram:
         The diagram it is about: the one it names, else the one it follows
         (``diagram_stated`` False), else None.

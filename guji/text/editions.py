@@ -8,7 +8,7 @@ An id names one pattern: ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``.
   the 禮記正義, ``liji-zhengyi``) or the path of a text file, which is
   then scanned.
 * WITNESS: another witness's reading given in the text's variant notes
-  (``(一本作○)``: :mod:`guji.text.apparatus.witnesses`), named as the note names it:
+  (``(一本作○)``: :mod:`guji.text.witnesses`), named as the note names it:
   ``~一本``, ``~宋本``. The witness is what follows the last ``~``, unless that
   holds a path separator or the whole EDITION is an existing file (a file
   name with ``~`` in it).
@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Callable
 from importlib import resources
 
-from ...errors import UsageError
+from ..errors import UsageError
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult
 from .scan import scan

@@ -1,8 +1,8 @@
 """Numbers as the commentators write them: 一, 十三, 二十一, 兩, 廿, 卅二, and 13.
 
 Two readers count in words: the variant notes (``少一○一□``, ``作二○``:
-:mod:`guji.text.apparatus.notes`) and the count claims (``鼙聲十三``:
-:mod:`guji.text.collation.claims`). They share this one reading of a number.
+:mod:`guji.text.notes`) and the count claims (``鼙聲十三``:
+:mod:`guji.text.claims`). They share this one reading of a number.
 
 A Chinese numeral here is 1 … 99:
 

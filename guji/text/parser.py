@@ -4,9 +4,9 @@
 most one score label or heading). Anything else is a :class:`NotationError`
 naming the line and column.
 
-:func:`guji.text.reading.scan.scan` reads any text (a whole chapter, a web page, a
+:func:`guji.text.scan.scan` reads any text (a whole chapter, a web page, a
 user's notes), finds the drum diagrams in it and skips the prose around them;
-:mod:`guji.text.reading.scan` describes how it reads.
+:mod:`guji.text.scan` describes how it reads.
 
 Both readers speak the same terms, kept here: what the scanner returns
 (:class:`ScanResult`, :class:`Notice`), the errors (:func:`error_at`, and
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...errors import Location, NotationError, describe_char, escape_controls
+from ..errors import Location, NotationError, describe_char, escape_controls
 from .lexer import Kind, SourceText, Token, tokenize
 from .notation import LOOKALIKES, ROUND, Pattern, Stroke, Tradition
 
@@ -41,7 +41,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class ScanResult:
-    """What :func:`~guji.text.reading.scan.scan` found: the patterns in order, and warnings."""
+    """What :func:`~guji.text.scan.scan` found: the patterns in order, and warnings."""
 
     patterns: tuple[Pattern, ...]
     notices: tuple[Notice, ...]
@@ -70,7 +70,7 @@ def build_pattern(src: SourceText, run_tokens: list[Token], tradition: Tradition
     """The :class:`Pattern` of *run_tokens* (strokes and exactly one 半,
     already checked), with the source lines it spans, where its *label*
     stands, and the witnesses' readings in its *notes* (the note tokens
-    inside it and right after its last stroke: :mod:`guji.text.apparatus.witnesses`)."""
+    inside it and right after its last stroke: :mod:`guji.text.witnesses`)."""
     strokes: list[Stroke] = []
     half_start = -1
     half_loc: Location | None = None
@@ -88,7 +88,7 @@ def build_pattern(src: SourceText, run_tokens: list[Token], tradition: Tradition
                       label_location=label.location if label else None)
     if not notes:
         return pattern
-    from ..apparatus.witnesses import notes_of, variants_of     # the apparatus: only where there are notes
+    from .witnesses import notes_of, variants_of     # the apparatus: only where there are notes
     offsets = [s.location.offset for s in strokes]
     variants, unread = variants_of(pattern, notes_of(offsets, notes), src)
     return replace(pattern, variants=variants, unread=unread)

@@ -2,21 +2,21 @@
 
 For each of the four patterns (魯鼓 and 薛鼓 × diagrams 1 and 2),
 :func:`collate` takes the reading of every text it is given
-(:mod:`guji.text.collation.corpus`: the shipped editions and any text files) and of
+(:mod:`guji.text.corpus`: the shipped editions and any text files) and of
 every witness their variant notes name (``yishu~一本``), and
 
 * aligns each against the base reading (the first text's: the default
   edition, 禮記正義, unless only files are collated) stroke by stroke on one
-  grid (:func:`guji.text.collation.grid.align_many`, walked with
-  :meth:`~guji.text.collation.grid.Grid.walk_with_halves` as every display of a grid
+  grid (:func:`guji.text.grid.align_many`, walked with
+  :meth:`~guji.text.grid.Grid.walk_with_halves` as every display of a grid
   is), gathering the differences into *variants*: one per place where some
   reading differs, naming who reads what;
-* gathers the readings into *agreement groups* (:mod:`guji.text.collation.agreement`):
+* gathers the readings into *agreement groups* (:mod:`guji.text.agreement`):
   who shares which whole reading, largest group first, each other group's
   differences from the largest stated in words;
 * holds every reading's counts of 鼙 (○) and 鼓 (□), for the half and the
   whole, against every count claim any of the texts states about that
-  pattern (:mod:`guji.text.collation.checked`), and lists each mismatch with the claim
+  pattern (:mod:`guji.text.checked`), and lists each mismatch with the claim
   and who states it. A printed count that ``patterns/counts.toml`` doubts
   (徐伯鲁's 七 where his pattern and whole count imply 3) is kept as printed:
   every reading is flagged against it, with the implied count beside it.
@@ -31,7 +31,7 @@ from .agreement import Group, groups
 from .checked import PARTS, CheckedClaim
 from .corpus import Text, texts as default_texts
 from .grid import Grid, HalfColumn, align_many
-from ..reading.notation import HALF, Drum, Pattern, Tradition
+from .notation import HALF, Drum, Pattern, Tradition
 
 #: The drums by the names the JSON gives them.
 DRUMS = {"鼙": Drum.SMALL, "鼓": Drum.BIG}
@@ -195,7 +195,7 @@ def _table(readings: dict[str, Pattern], base: str
            ) -> tuple[dict[str, tuple[str, ...]], tuple[Variant, ...]]:
     """The aligned table of :attr:`Collation.columns` and its variants.
 
-    The table follows :meth:`Grid.walk_with_halves <guji.text.collation.grid.Grid.walk_with_halves>`:
+    The table follows :meth:`Grid.walk_with_halves <guji.text.grid.Grid.walk_with_halves>`:
     a cell per column, each a glyph or '' for a gap, and a column for 半
     wherever some reading's 半 stands (``半`` in that reading, '' in the others).
     A variant is a column where some reading differs from the base; its
@@ -247,7 +247,7 @@ def collate_pattern(tradition: Tradition, diagram: int, readings: dict[str, Patt
 
 def collate(texts: Sequence[Text] | None = None) -> tuple[Collation, ...]:
     """Collate the four patterns over *texts* (default: the shipped
-    editions, :func:`guji.text.collation.corpus.texts`), in the order 魯鼓 1, 薛鼓 1,
+    editions, :func:`guji.text.corpus.texts`), in the order 魯鼓 1, 薛鼓 1,
     魯鼓 2, 薛鼓 2; a pattern no text has is left out."""
     texts = default_texts() if texts is None else list(texts)
     claims = [c for t in texts for c in t.claims]

@@ -8,11 +8,11 @@ pattern, or right after its last stroke, that give another witness's reading
     …○□○□(某/本)(少一/○一□)○○○…       某本 lacks the ○□ just before the note
     …○□○(某書/下)(尚有一□一/○某從之)…  某書 has □○ more at this point
 
-This module reads one such note into an :class:`~guji.text.apparatus.edits.Edit` of the
+This module reads one such note into an :class:`~guji.text.edits.Edit` of the
 pattern, for one witness (:func:`read_notes`). It knows nothing of the rest
 of the text: the scanner hands it the bracket groups of one pattern, each a
 :class:`Note` with the number of strokes written before it; combining the
-notes of one witness into its whole reading is :mod:`guji.text.apparatus.witnesses`.
+notes of one witness into its whole reading is :mod:`guji.text.witnesses`.
 What it cannot read with certainty is a :class:`NotRead`, with the reason:
 a note is never dropped silently and a reading is never guessed.
 ``docs/apparatus.md`` gives the grammar in full, with examples.
@@ -47,7 +47,7 @@ Grammar of a body
   is no witness: the note is not read.
 * **Strokes**: spelt out in written order, a numeral multiplying the stroke
   after it (``少一○一□`` is ○□, ``作二○`` is ○○); any accepted glyph
-  (:data:`~guji.text.reading.notation.ROUND_GLYPHS`, ``SQUARE_GLYPHS``).
+  (:data:`~guji.text.notation.ROUND_GLYPHS`, ``SQUARE_GLYPHS``).
 * **Replace** (作 + n strokes): the n strokes just before the note become
   those written. **Delete** (少 無 … + strokes, or 無此○): the witness lacks
   the n strokes just before the note, which must be the strokes named, in
@@ -67,10 +67,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...errors import Location, escape_controls
+from ..errors import Location, escape_controls
 from .edits import Edit, EditKind
-from ..reading.lexer import NOTE_BRACKETS
-from ..reading.notation import HALF, ROUND, ROUND_GLYPHS, SQUARE, SQUARE_GLYPHS
+from .lexer import NOTE_BRACKETS
+from .notation import HALF, ROUND, ROUND_GLYPHS, SQUARE, SQUARE_GLYPHS
 from .numerals import NUMERAL, numeral_value
 
 __all__ = ["Note", "NotRead", "WitnessNote", "COLUMN_MARKS", "join_groups", "note_body",
@@ -255,7 +255,7 @@ def read_group(group: tuple[Note, ...]) -> WitnessNote | NotRead | None:
 
     Whether the edit fits the pattern (a delete names the strokes written, an
     edit does not cross 半) is checked when it is applied
-    (:mod:`guji.text.apparatus.witnesses`); here only that it does not reach before
+    (:mod:`guji.text.witnesses`); here only that it does not reach before
     the first stroke.
     """
     body, where = _body(group)

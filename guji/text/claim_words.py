@@ -1,4 +1,4 @@
-"""The words of a count claim: prose cut into the tokens :mod:`guji.text.collation.claims` reads.
+"""The words of a count claim: prose cut into the tokens :mod:`guji.text.claims` reads.
 
 White space and format characters are removed first (a count broken over a
 line, 鼙声十\\n三, is 13); every token keeps where it stands in the compact
@@ -15,7 +15,7 @@ this       此
 part       半 → half; 全 → whole
 drum       strong: 鼙聲 鼙声 鞞聲 鞞声 → 鼙; 鼓聲 鼓声 鼔聲 鼔声 → 鼓;
            weak: 鼙 鞞 圜 圓 圆 (and with 者) → 鼙; 鼓 鼔 方 (and with 者) → 鼓
-number     a numeral (:mod:`guji.text.apparatus.numerals`): 一 … 九十九, 兩, 廿, 卅, digits
+number     a numeral (:mod:`guji.text.numerals`): 一 … 九十九, 兩, 廿, 卅, digits
 filler     則 则 之 其 也 者 為 为 是 凡 共 計 计 皆 乃 即 有 得 各 並 并 亦 又, and
            punctuation other than 。！？
 stop       。！？ (the end of a sentence)
@@ -32,8 +32,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from ..reading.notation import Drum, Tradition
-from ..apparatus.numerals import NUMBER, numeral_value
+from .notation import Drum, Tradition
+from .numerals import NUMBER, numeral_value
 
 __all__ = ["Token", "WORDS", "MEASURES", "compact", "tokens"]
 
@@ -75,7 +75,7 @@ _NUMBER = re.compile(NUMBER)
 @dataclass(frozen=True)
 class Token:
     """One word of a claim's prose: its *kind* (the table above), *value*
-    (a :class:`~guji.text.reading.notation.Tradition`, a diagram number, ``half`` /
+    (a :class:`~guji.text.notation.Tradition`, a diagram number, ``half`` /
     ``whole``, ``(drum, strong)``, a number, or the word itself), and where it
     stands in the compact text (``start`` … ``end``)."""
 

@@ -2,18 +2,18 @@
 
 :func:`align_many` lays two or more patterns out on one :class:`Grid`: row 0
 is the reference, every other row is aligned to it stroke by stroke
-(:func:`guji.text.collation.align.align_patterns`), and a stroke some row lacks is a
+(:func:`guji.text.align.align_patterns`), and a stroke some row lacks is a
 gap in that row's column, not a shifted tail.
 
 The walk
 --------
 Every display of a grid reads it the same way: the text table of ``guji
-diff``, the collation table of ``guji collate`` (:mod:`guji.text.collation.collate`),
+diff``, the collation table of ``guji collate`` (:mod:`guji.text.collate`),
 the HTML alignment table of the page and the SVG pictures
 (:mod:`guji.views`), and the bells of ``guji compare --mode diff``
 (:mod:`guji.compare.modes`). Column by column, each row has a stroke there
 or a gap, stands to the reference as a match, a substitution, an insertion
-or a deletion (the constants of :mod:`guji.text.collation.align`), and differs from
+or a deletion (the constants of :mod:`guji.text.align`), and differs from
 it or not; between two columns, some rows' 半 may stand. :meth:`Grid.walk`
 yields exactly that as frozen values — a :class:`Column` of :class:`Cell`
 values, one per row — and :meth:`Grid.walk_with_halves` puts a
@@ -28,7 +28,7 @@ line take it from here.
 
 Examples
 --------
->>> from guji.text.reading.editions import load
+>>> from guji.text.editions import load
 >>> grid = align_many([load("lu:1"), load("lu:1@wuli-tongkao")])
 >>> [c.index for c in grid.walk() if c.differs]
 [3]
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from .align import DEL, INS, MATCH, SUB, align_patterns
-from ..reading.notation import Drum, Pattern, Stroke
+from .notation import Drum, Pattern, Stroke
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class Cell:
         That stroke, ``None`` for a gap.
     kind:
         The op of this row against the reference here (:meth:`Grid.kind`):
-        :data:`~guji.text.collation.align.MATCH`, :data:`~guji.text.collation.align.SUB`,
-        :data:`~guji.text.collation.align.INS`, :data:`~guji.text.collation.align.DEL`, or ``""``
+        :data:`~guji.text.align.MATCH`, :data:`~guji.text.align.SUB`,
+        :data:`~guji.text.align.INS`, :data:`~guji.text.align.DEL`, or ``""``
         when both have a gap. The reference itself is ``match`` wherever it
         strikes.
     differs:
@@ -112,7 +112,7 @@ class Grid:
     """Two or more patterns laid out on one grid of aligned columns.
 
     Row 0 is the *reference*; every other row is aligned to it with
-    :func:`~guji.text.collation.align.align_patterns` (a "star" alignment). Strokes a
+    :func:`~guji.text.align.align_patterns` (a "star" alignment). Strokes a
     row has and the reference lacks (insertions) get columns of their own;
     when several rows insert strokes at the same place of the reference,
     their insertions share columns (the first inserted stroke of each row in
@@ -192,7 +192,7 @@ class Grid:
         ----------
         half_columns:
             Where each row's 半 stands (default: :attr:`half_columns`); the
-            collation gives its own (:mod:`guji.text.collation.collate`).
+            collation gives its own (:mod:`guji.text.collate`).
         """
         halves = self.half_columns if half_columns is None else tuple(half_columns)
         columns = self.walk()
@@ -208,7 +208,7 @@ def align_many(patterns: Sequence[Pattern]) -> Grid:
     """Lay out *patterns* (at least one) on one aligned :class:`Grid`.
 
     The first pattern is the reference; each other is aligned to it with
-    :func:`~guji.text.collation.align.align_patterns`.
+    :func:`~guji.text.align.align_patterns`.
     """
     patterns = tuple(patterns)
     if not patterns:

@@ -1,15 +1,15 @@
 """A whole text in pieces: segments of strokes and 半, and what stands between them.
 
-:func:`~guji.text.reading.scan.scan` reads a text's tokens as *pieces*: a
+:func:`~guji.text.scan.scan` reads a text's tokens as *pieces*: a
 :class:`Segment` is a stretch of strokes and 半 with only ignorable text
 (white space, punctuation, markup, notes) between them; every other token
 (prose, a label, a heading, a symbol, an unclosed bracket) is a piece of its
 own. A segment keeps the notes inside it and those right after its last
 stroke (before the next piece): they may be variant notes
-(:mod:`guji.text.apparatus.notes`). Other notes between segments are commentary and
+(:mod:`guji.text.notes`). Other notes between segments are commentary and
 are dropped. The typo check
-(:mod:`guji.text.reading.typos`) and the attachment of labels
-(:mod:`guji.text.reading.labels`) both read the pieces.
+(:mod:`guji.text.typos`) and the attachment of labels
+(:mod:`guji.text.labels`) both read the pieces.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The texts a collation reads: the shipped editions and any text files.
 
-Each :class:`Text` is one edition as :mod:`guji.text.collation.collate` sees it: a
+Each :class:`Text` is one edition as :mod:`guji.text.collate` sees it: a
 name, its patterns (with the witnesses of their variant notes) and the count
-claims it states (:mod:`guji.text.collation.checked`). A shipped edition is named by
+claims it states (:mod:`guji.text.checked`). A shipped edition is named by
 its slug (``lijing-benyi``), a text file by its file's stem (``yishu`` for
 ``notes/yishu.txt``); a witness of its notes by both (``yishu~一本``).
 """
@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ...errors import UsageError
+from ..errors import UsageError
 from .checked import CheckedClaim, text_claims
-from ..reading.editions import edition, editions, scan_edition
-from ..reading.encoding import read_text
-from ..reading.labels import LabelMode
-from ..reading.notation import Pattern, Tradition
-from ..reading.parser import Notice
-from ..reading.scan import scan
+from .editions import edition, editions, scan_edition
+from .encoding import read_text
+from .labels import LabelMode
+from .notation import Pattern, Tradition
+from .parser import Notice
+from .scan import scan
 
 __all__ = ["Text", "shipped_text", "file_text", "texts"]
 
@@ -35,7 +35,7 @@ class Text:
         The edition's slug, or the stem of its file's name.
     patterns:
         Its patterns as scanned, each with its witnesses' readings
-        (:attr:`Pattern.variants <guji.text.reading.notation.Pattern.variants>`).
+        (:attr:`Pattern.variants <guji.text.notation.Pattern.variants>`).
     claims:
         The count claims it states, placed and counted against its own
         patterns.

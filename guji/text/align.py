@@ -36,7 +36,7 @@ the chosen ops of ``align(b, a)`` need not be the mirror image of
 
 Several readings on one grid of aligned columns (the reference and every
 other reading aligned to it with :func:`align_patterns`), and the one walk
-over that grid that every display shares, are :mod:`guji.text.collation.grid`.
+over that grid that every display shares, are :mod:`guji.text.grid`.
 
 Examples
 --------
@@ -52,7 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..reading.notation import Pattern
+from .notation import Pattern
 
 #: The four kinds of :class:`Op`.
 MATCH = "match"
@@ -236,7 +236,7 @@ def align_patterns(a: Pattern, b: Pattern) -> Alignment:
     there, not one stroke before 半 and 半 shifted), then the tie-breaking
     rule of the module docstring. The ``a`` and ``b`` indices of the ops are
     indices into ``a.strokes`` and ``b.strokes`` (:attr:`Stroke.index
-    <guji.text.reading.notation.Stroke.index>`).
+    <guji.text.notation.Stroke.index>`).
     """
     sides = ([i >= a.half_start for i in range(len(a.strokes))],
              [i >= b.half_start for i in range(len(b.strokes))])

@@ -13,6 +13,11 @@ A small API for notebooks and scripts::
     found = guji.scan(open("chapter.txt").read()).patterns
     p = guji.parse("薛鼓 ○□○半○□○")
     score = guji.Score(lu, guji.Rite.SHE, interval=0.5, repeat=4)
+    perf = guji.lay_out([lu], guji.Timing(repeat=4)).muting("鼓")   # minus-one
+    guji.write_midi("lu.mid", perf); guji.write_audio("lu.flac", perf)
+    guji.write_sheet("lu.musicxml", perf)
+    guji.play(perf, midi_out="Drum Module")  # sound and MIDI out, from one clock
+    for onset in guji.events(perf): ...    # the one schedule every sink plays
     with guji.limits.lifted():             # pieces past 24 h (see guji.limits)
         ...
 """
@@ -34,6 +39,10 @@ _API = {
     "Cue": "timing.performance", "Part": "timing.performance",
     "Performance": "timing.performance", "Timing": "timing.performance",
     "Voice": "timing.performance", "lay_out": "timing.layout", "perform": "timing.layout",
+    "Loop": "timing.loop", "events": "timing.events",
+    # the sinks, one public face each (loaded on first use: no numpy until sound is made)
+    "write_midi": "midi.write", "write_audio": "sound.files", "write_sheet": "sheet.write",
+    "write_page": "views.page", "play": "live", "PlaybackStopped": "live",
 }
 
 #: Modules reached as attributes without an import (``guji.limits.lifted()``).

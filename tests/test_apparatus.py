@@ -16,7 +16,7 @@ from guji.cli.main import main
 from guji.errors import UsageError
 from guji.text.editions import PatternId, load
 from guji.text.scan import scan
-from guji.timing.compare import Timing, compare
+from guji.compare.modes import Timing, compare
 from guji.text.notation import Rite
 
 SEEDS = Path(__file__).parent / "data" / "seeds"

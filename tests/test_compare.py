@@ -1,4 +1,4 @@
-"""Compare modes (guji.timing.compare, ``guji compare``): parts, cues, schedules, MIDI and renders."""
+"""Compare modes (guji.compare.modes, ``guji compare``): parts, cues, schedules, MIDI and renders."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from guji.timing import compare as cmp
+from guji.compare import modes as cmp
 from guji.cli.main import main
-from guji.timing.compare import (ALTERNATE_GAP_SLOTS, SEQUENCE_CUE_SLOT, SEQUENCE_GAP_SLOTS, Timing,
+from guji.compare.modes import (ALTERNATE_GAP_SLOTS, SEQUENCE_CUE_SLOT, SEQUENCE_GAP_SLOTS, Timing,
                           compare)
 from guji.text.editions import load
 from guji.midi import read_midi, write_midi

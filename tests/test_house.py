@@ -31,12 +31,16 @@ LAYERS = {
     "timing": {"text"},
     "midi": {"text", "timing"},
     "sound": {"text", "timing"},
-    "views": {"text", "timing", "sound", "midi"},
+    "views": {"text", "timing", "sound", "midi", "compare"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
     # the critical edition (MEI): the staff of guji sheet, the keys of guji.midi.gm
     "edition": {"text", "timing", "midi", "sheet"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "edition"},
+    # the compare modes: a command's feature, laid out on the timing stage
+    "compare": {"text", "timing"},
+    # live playback, the transport: sound and MIDI out from one clock
+    "live": {"text", "timing", "midi", "sound"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live", "compare", "edition"},
 }
 
 

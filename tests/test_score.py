@@ -4,6 +4,7 @@ count-in, and the validation of the speed."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -76,21 +77,22 @@ def test_even_grid():
     gaps = [b - a for a, b in zip(times, times[1:])]
     assert len(gaps) == len(score) - 1
     assert all(math.isclose(g, 0.37, abs_tol=1e-12) for g in gaps)
-    for e in score:
-        assert e.time == 1.25 + e.index * 0.37
+    for e in score:       # the exact time, rounded once (the start is kept as an exact step)
+        assert e.time == float(Fraction(1.25) + e.index * Fraction(0.37))
 
 
 def test_time_is_computed_from_the_index_not_summed():
-    """Event times equal start + i × interval as Python computes it, bit for bit,
+    """Event times equal (step + i) × interval, one multiplication, bit for bit,
     even a million strokes in (a running sum would have drifted)."""
-    interval, start = 0.1, 0.3
-    score = Score(load("lu:1"), Rite.SHE, interval=interval, repeat=10**6, start=start)
-    assert score.time(10**6) == start + 10**6 * interval
+    interval, step = 0.1, 3
+    start = step * interval
+    score = Score(load("lu:1"), Rite.SHE, interval=interval, repeat=10**6, step=step)
+    assert score.time(10**6) == (step + 10**6) * interval
     last = len(score) - 1
-    assert score.event(last).time == start + last * interval
-    assert score.event(-1).time == start + last * interval
-    assert score.end == start + last * interval
-    assert score.duration == start + len(score) * interval
+    assert score.event(last).time == (step + last) * interval
+    assert score.event(-1).time == (step + last) * interval
+    assert score.end == (step + last) * interval
+    assert score.duration == (step + len(score)) * interval
     # what summing would have given is not it (so the test can tell them apart)
     running = start
     for _ in range(10**6):
@@ -269,6 +271,11 @@ def test_parts():
 
 # --- properties ----------------------------------------------------------------
 
+def exact_time(score, i):
+    """The time of event *i*: (step + i) × interval, exact, rounded once."""
+    return float((Fraction(score.step) + i) * Fraction(score.interval))
+
+
 scores = st.builds(
     Score,
     pattern=st.sampled_from(PATTERNS),
@@ -289,7 +296,7 @@ def test_property_every_event_on_the_grid(score):
     assert len(events) == len(score) == score.count_in + score.repeat * len(played)
     for i, e in enumerate(events):
         assert e.index == i
-        assert e.time == score.start + i * score.interval == score.time(i)
+        assert e.time == exact_time(score, i) == score.time(i)
         assert e.drum is score.drum_at(i)
         if i < score.count_in:
             assert e.is_click and e.pass_index == -1
@@ -302,7 +309,7 @@ def test_property_every_event_on_the_grid(score):
     # strictly increasing: no two events share a time
     assert all(b.time > a.time for a, b in zip(events, events[1:]))
     assert score.end == events[-1].time
-    assert score.duration == score.start + len(score) * score.interval
+    assert score.duration == exact_time(score, len(score))
     for p in range(score.repeat):
         first = events[score.count_in + p * len(played)]
         assert score.pass_start(p) == first.time and first.position == 0
@@ -317,7 +324,8 @@ def test_property_every_event_on_the_grid(score):
        index=st.integers(min_value=0, max_value=10**9))
 def test_property_time_is_exact_and_monotonic(interval, start, index):
     score = Score(load("xue:2"), Rite.SHE, interval=interval, repeat=10**8, start=start)
-    assert score.time(index) == start + index * interval
+    assert score.time(index) == float(Fraction(start) + index * Fraction(interval))
+    assert score.time(0) == score.start == start
     assert score.time(index + 1) > score.time(index)
     if index < len(score):
         assert score.event(index).time == score.time(index)

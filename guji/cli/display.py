@@ -22,9 +22,9 @@ from dataclasses import replace
 from typing import Iterable, TextIO
 
 from ..errors import display_width, escape_controls
-from ..sound.feed import Sounding
 from ..text.notation import Pattern, Rite
 from ..timing.performance import Part
+from ..timing.events import Onset
 from ..timing.score import Event
 from .terminal import unescaped
 
@@ -69,7 +69,7 @@ class StrokeDisplay:
         self._paused = False
         self._lock = threading.Lock()
 
-    def show(self, sounding: Sounding) -> None:
+    def show(self, sounding: Onset) -> None:
         """*sounding* is heard now: draw its line."""
         loop = sounding.loop_pass if self.loop else None
         line = format_stroke(sounding.part, sounding.event, tty=self.tty,

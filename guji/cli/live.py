@@ -25,20 +25,19 @@ import sys
 from typing import Any, Iterator, Sequence, TextIO
 
 from ..library_messages import StderrCapture
-from ..midi.events import TimedMessage
-from ..sound.feed import Sounding
+from ..timing.events import Onset
 from .keys import Keys
 
 
 class JsonLines:
     """``guji play --json``: each stroke, as it is heard, one JSON line on *out*:
     ``{"index", "stroke", "drum", "time", "part", "pass", "position", "loop"}``
-    (:meth:`guji.sound.feed.Sounding.to_json`), flushed at once."""
+    (:meth:`guji.timing.events.Onset.to_json`), flushed at once."""
 
     def __init__(self, out: TextIO):
         self.out = out
 
-    def show(self, sounding: Sounding) -> None:
+    def show(self, sounding: Onset) -> None:
         self.out.write(json.dumps(sounding.to_json(), ensure_ascii=False) + "\n")
         self.out.flush()
 
@@ -57,11 +56,7 @@ class Outputs:
         self.outlet = outlet
 
     def heard(self, item: Any, _when: float = 0.0) -> None:
-        """The player's ``on_heard``: *item* sounds now."""
-        if isinstance(item, TimedMessage):
-            if self.outlet is not None:
-                self.outlet.send(item.message)
-            return
+        """The transport's ``on_stroke``: the stroke or click *item* is heard now."""
         for display in self.displays:
             display.show(item)
 
@@ -108,20 +103,23 @@ def sound_system_quiet() -> Iterator[StderrCapture]:
         yield caught
 
 
-def report_lines(report, caught: Sequence[str]) -> list[str]:
-    """The lines to print after playback: trouble in the *report*, and what
-    the sound system printed meanwhile (empty when all went well)."""
+def report_lines(report, caught: Sequence[str], verbose: bool = True) -> list[str]:
+    """The lines to print after playback: trouble in the *report*, and (with
+    *verbose*) what the sound system printed meanwhile (empty when all went well)."""
     lines = []
     if report is not None and report.troubled:
         lines.append(f"guji: playback: {report.summary()}")
     said = [line for line in caught if line.strip()]
-    if said:
+    if said and not verbose:
+        lines.append(f"guji: the sound system said {len(said)} thing(s) while playing "
+                     "(--verbose shows them)")
+    elif said:
         more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
         lines.append(f"guji: the sound system said {len(said)} thing(s) while playing: "
                      f"{said[0].strip()}{more}")
     return lines
 
 
-def print_report(report, caught: Sequence[str]) -> None:
-    for line in report_lines(report, caught):
+def print_report(report, caught: Sequence[str], verbose: bool = False) -> None:
+    for line in report_lines(report, caught, verbose):
         print(line, file=sys.stderr)

@@ -134,9 +134,23 @@ def _run(argv: list[str] | None) -> int:
             return int(args.func(args) or 0)
     except GujiError as e:
         report(e, args)
+        if getattr(e, "end_now", False):     # a sound server gone: no PortAudio clean-up
+            _end_now(e.exit_status)
         return e.exit_status
     except BrokenPipeError:
         return 0
+
+
+def _end_now(status: int) -> None:
+    """Flush what was said and end the process at once, skipping the interpreter's
+    clean-up (see :attr:`guji.sound.stream.OutputStopped.end_now`)."""
+    import os
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

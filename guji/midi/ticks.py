@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mido
 
@@ -85,6 +86,11 @@ class TickGrid:
     @property
     def per_second(self) -> float:
         return self.ticks_per_beat * 1_000_000 / self.tempo
+
+    @property
+    def exact_per_second(self) -> Fraction:
+        """Ticks a second, exactly (for :meth:`~guji.timing.score.Score.require_resolution`)."""
+        return Fraction(self.ticks_per_beat * 1_000_000, self.tempo)
 
     def tick(self, seconds: float) -> int:
         return round(seconds * self.ticks_per_beat * 1_000_000 / self.tempo)

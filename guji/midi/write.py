@@ -20,13 +20,15 @@ Minus-one
 ---------
 A part's muted drum (:attr:`Part.muted <guji.timing.performance.Part.muted>`)
 has no notes and no track; with ghost clicks its strokes are notes of the
-click track (:meth:`Part.voice_at <guji.timing.performance.Part.voice_at>`).
+click track: the file plays the one schedule (:mod:`guji.timing.events`),
+laid out by the plan live MIDI shares (:mod:`guji.midi.plan`).
 """
 
 from __future__ import annotations
 
 import operator
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -39,9 +41,10 @@ from ..text.names import file_stem, latin_first
 from ..text.notation import Pattern, Rite
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
 from ..timing.score import Score
+from ..timing.events import events
 from .metre import PAD_SECONDS, metre
-from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSION,
-                 MELODIC_CHANNELS, MELODIC_PROGRAMS, PERCUSSION_CHANNEL, PROGRAM_NAMES)
+from .gm import GM_PERCUSSION, MELODIC_PROGRAMS, PROGRAM_NAMES
+from .plan import MidiPlan
 from .ticks import (DEFAULT_TICKS_PER_BEAT, TickGrid, TickTrack, check_tempo,
                     check_ticks_per_beat, tempo_for)
 from .size import check_notes
@@ -54,75 +57,22 @@ def default_filename(pattern: Pattern, suffix: str = ".mid") -> str:
 
 
 # ---------------------------------------------------------------------------
-# keys, velocities and channels
+# tracks of the plan (guji.midi.plan: the file's and live MIDI's)
 
-def _check_level(value, what: str, voice: Voice, low: int) -> int:
-    """*value* as an int in low…127, or :class:`UsageError`."""
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        number = operator.index(value)
-    except TypeError:
-        number = None
-    if number is None or not low <= number <= 127:
-        raise UsageError(f"{what} of {voice.value} must be a whole number {low}–127, "
-                         f"not {value!r}")
-    return number
-
-
-def _voice_table(defaults: Mapping[Voice, int], overrides, what: str, low: int) -> dict[Voice, int]:
-    table = dict(defaults)
-    if overrides:
-        for name, value in dict(overrides).items():
-            voice = Voice.from_name(name)
-            table[voice] = _check_level(value, what, voice, low)
-    return table
-
-
-class _Instruments:
-    """Keys, velocities and channels of the voices in one file.
-
-    Channels: percussion (channel 10) for every voice, or, in the melodic
-    mode, a channel each for the click and the cue reserved first, the drum
-    tracks cycling through the rest (all Taiko Drum, so sharing is safe).
-    """
-
-    def __init__(self, keys, velocities, melodic: bool, *, click: bool, cue: bool):
-        self.melodic = melodic
-        self.keys = _voice_table(DEFAULT_PITCHES if melodic else DEFAULT_KEYS, keys, "key", 0)
-        self.velocities = _voice_table(DEFAULT_VELOCITIES, velocities, "velocity", 1)
-        self._free = list(MELODIC_CHANNELS)
-        self._reserved: dict[Voice, int] = {}
-        if click:
-            self._reserved[Voice.CLICK] = self._free.pop()
-        if cue:
-            self._reserved[Voice.CUE] = self._free.pop()
-        self._next = 0
-
-    def channel(self, voice: Voice) -> int:
-        if not self.melodic:
-            return PERCUSSION_CHANNEL
-        if voice in self._reserved:
-            return self._reserved[voice]
-        ch = self._free[self._next % len(self._free)]
-        self._next += 1
-        return ch
-
-    def track(self, name: str, voice: Voice, channel: int) -> TickTrack:
-        """A new track for *voice*, its instrument named (and chosen, melodic)."""
-        t = TickTrack(name)
-        key = self.keys[voice]
-        if self.melodic:
-            program = MELODIC_PROGRAMS[voice]
-            t.add(0, TickTrack.META, mido.MetaMessage(
-                "instrument_name", name=f"{PROGRAM_NAMES[program]} (GM program {program + 1}), "
-                                        f"note {key}"))
-            t.add(0, TickTrack.META,
-                  mido.Message("program_change", channel=channel, program=program))
-        else:
-            instrument = f"GM percussion {key} {GM_PERCUSSION.get(key, '')}".rstrip()
-            t.add(0, TickTrack.META, mido.MetaMessage("instrument_name", name=instrument))
-        return t
+def _new_track(plan: MidiPlan, name: str, voice: Voice, channel: int) -> TickTrack:
+    """A new track for *voice*, its instrument named (and chosen, melodic)."""
+    t = TickTrack(name)
+    key = plan.keys[voice]
+    if plan.melodic:
+        program = MELODIC_PROGRAMS[voice]
+        t.add(0, TickTrack.META, mido.MetaMessage(
+            "instrument_name", name=f"{PROGRAM_NAMES[program]} (GM program {program + 1}), "
+                                    f"note {key}"))
+        t.add(0, TickTrack.META, mido.Message("program_change", channel=channel, program=program))
+    else:
+        instrument = f"GM percussion {key} {GM_PERCUSSION.get(key, '')}".rstrip()
+        t.add(0, TickTrack.META, mido.MetaMessage("instrument_name", name=instrument))
+    return t
 
 
 # ---------------------------------------------------------------------------
@@ -270,10 +220,9 @@ def build_midi(performance, cues: Iterable[Cue] = (), *, title: str | None = Non
     perf = as_performance(performance, cues)
     check_notes(perf)                  # before anything is built
     grid = _tick_grid(perf, ticks_per_beat, tempo)
-    kit = _Instruments(keys, velocities, melodic,
-                       click=any(_clicks(p) for p in perf.parts), cue=bool(perf.cues))
+    plan = MidiPlan(perf, keys=keys, velocities=velocities, melodic=melodic)
     conductor = _conductor_track(perf, title, grid)
-    return _midi_file(perf, grid, conductor, _voice_tracks(perf, grid, kit))
+    return _midi_file(perf, grid, conductor, _voice_tracks(perf, grid, plan))
 
 
 def _tick_grid(perf: Performance, ticks_per_beat, tempo) -> TickGrid:
@@ -285,60 +234,37 @@ def _tick_grid(perf: Performance, ticks_per_beat, tempo) -> TickGrid:
         tempo_for(perf.interval) if perf.parts else 500_000)
     grid = TickGrid(tpb, tempo)
     for part in perf.parts:
-        part.score.require_resolution(grid.per_second, "MIDI tick")
+        # the interval as MIDI counts it, in microseconds (what the tempo is chosen from)
+        us = Fraction(part.score.interval * 1_000_000) / 1_000_000
+        part.score.require_resolution(grid.exact_per_second, "MIDI tick", us)
     return grid
 
 
-def _voice_tracks(perf: Performance, grid: TickGrid, kit: _Instruments) -> list[TickTrack]:
-    """The tracks after the conductor: a track set per part name, then the cue track."""
-    tracks: list[TickTrack] = []
-    for name, parts in perf.groups().items():
-        tracks += _group_tracks(name, parts, grid, kit)
-    if perf.cues:
-        tracks.append(_cue_track(perf.cues, grid, kit))
-    return tracks
-
-
-def _group_tracks(name: str, parts: Sequence[Part], grid: TickGrid,
-                  kit: _Instruments) -> list[TickTrack]:
-    """The track set of the parts named *name* (their texts and markers go to
-    the conductor: :func:`_conductor_track`)."""
-    sounding = {v for p in parts for v in p.pass_voices()} | (
-        {Voice.CLICK} if any(p.score.count_in for p in parts) else set())
-    made = {}
-    for voice in (Voice.SMALL, Voice.BIG, Voice.CLICK):
-        if voice in sounding:
-            ch = kit.channel(voice)
-            made[voice] = (kit.track(track_name(name, voice), voice, ch), ch)
-    for part in parts:
-        score = part.score
-        for i in range(len(score)):
-            voice = part.voice_at(i)
-            if voice is None:     # a muted drum
-                continue
-            track, ch = made[voice]
-            # both ends from absolute time: this grid step and the next
-            track.note(grid.tick(score.time(i)), grid.tick(score.time(i + 1)), ch,
-                       kit.keys[voice], kit.velocities[voice])
-    return [t for t, _ in made.values()]
-
-
-def _clicks(part: Part) -> bool:
-    """Whether *part* sounds the click: a count-in, or ghost clicks."""
-    return bool(part.score.count_in) or Voice.CLICK in part.pass_voices()
-
-
-def _cue_track(cues: Sequence[Cue], grid: TickGrid, kit: _Instruments) -> TickTrack:
-    """The cue track: each cue a bell one beat long, its label (or ``cue``) a marker."""
-    ch = kit.channel(Voice.CUE)
-    track = kit.track(CUE_TRACK, Voice.CUE, ch)
+def _voice_tracks(perf: Performance, grid: TickGrid, plan: MidiPlan) -> list[TickTrack]:
+    """The tracks after the conductor, as the plan lays them out: a track set
+    per part name, then the cue track; each note an onset of the one schedule
+    (:func:`guji.timing.events.events`: minus-one applied there), both ends
+    from its grid steps (this one and the next)."""
+    made: dict[tuple[str, Voice], TickTrack] = {}
+    for (name, voice), channel in plan.tracks.items():
+        made[(name, voice)] = _new_track(plan, CUE_TRACK if voice is Voice.CUE
+                                         else track_name(name, voice), voice, channel)
     beat = grid.tempo / 1_000_000
-    for cue in cues:
-        on = grid.tick(cue.time)
-        track.add(on, TickTrack.META, mido.MetaMessage("marker", text=cue.label or "cue"))
-        track.note(on, max(on + 1, grid.tick(cue.time + beat)), ch,
-                   kit.keys[Voice.CUE], kit.velocities[Voice.CUE])
-    return track
+    for onset in events(perf):
+        voice = onset.voice
+        if voice is None:     # a muted drum
+            continue
+        if voice is Voice.CUE:
+            track, on = made[("", voice)], grid.tick(onset.time)
+            track.add(on, TickTrack.META, mido.MetaMessage("marker", text=onset.label or "cue"))
+            track.note(on, max(on + 1, grid.tick(onset.time + beat)), plan.channel("", voice),
+                       plan.keys[voice], plan.velocities[voice])
+            continue
+        name = onset.part.name
+        made[(name, voice)].note(grid.tick(onset.time), grid.tick(onset.end),
+                                 plan.channel(name, voice), plan.keys[voice],
+                                 plan.velocities[voice])
+    return list(made.values())
 
 
 def _midi_file(perf: Performance, grid: TickGrid, conductor: TickTrack,

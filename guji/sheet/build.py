@@ -31,7 +31,7 @@ Minus-one
 ---------
 A part's muted drum (:attr:`Part.muted <guji.timing.performance.Part.muted>`)
 is left out of the sheet too: its strokes are rests, or, with ghost
-clicks, clicks (:meth:`Part.voice_at <guji.timing.performance.Part.voice_at>`).
+clicks, clicks — the notes come from the one schedule (:mod:`guji.timing.events`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from dataclasses import replace
 from ..errors import UsageError, escape_controls
 from ..text.names import latin_first
 from ..timing.bars import Bar, bars, on_one_grid
+from ..timing.events import pass_onsets
 from ..timing.performance import DRUMS, Part, Performance, Voice
 from .fold import Run, runs
 from .model import REST, Instruments, Measure, Note, Sheet, Staff
@@ -147,12 +148,14 @@ class _Line:
 
 
 def _pass_notes(part: Part) -> tuple[Note, ...]:
-    """The notes of one pass of *part*: each stroke with its source glyph, a
-    muted one a rest or (ghost) a click (:meth:`Part.pass_voices
-    <guji.timing.performance.Part.pass_voices>`)."""
+    """The notes of one pass of *part*, from the one schedule
+    (:func:`guji.timing.events.pass_onsets`: what sounds, minus-one applied
+    there): each stroke with its source glyph, a muted one a rest or (ghost)
+    a click. Every pass sounds alike, so the staff repeats this one."""
     made: dict[tuple, Note] = {}
     out = []
-    for voice, stroke in zip(part.pass_voices(), part.score.played):
+    for onset in pass_onsets(part):
+        voice, stroke = onset.voice, onset.event.stroke
         if voice in DRUMS:
             key = (voice, stroke.raw)
             out.append(made.setdefault(key, Note(voice, escape_controls(stroke.raw))))

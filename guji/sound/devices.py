@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..defaults import RATE
 from ..errors import GujiError
 
 #: What to do without PortAudio or a device (the tail of every device error,
@@ -145,7 +146,7 @@ def output_device(sd, device: int | str | None) -> int:
     return int(info["index"])
 
 
-def check_playable(device: int | str | None = None, rate: int = 48000,
+def check_playable(device: int | str | None = None, rate: int = RATE,
                    channels: int = 2) -> int:
     """The index of the output device that will play *channels* at *rate*
     (*device* as :func:`output_device` takes it); :class:`AudioDeviceError`

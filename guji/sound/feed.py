@@ -2,8 +2,9 @@
 
 A :class:`Feed` is the player's input: the rendered blocks
 (:meth:`guji.sound.mixer.Mix.blocks`) and, in the same frame order, a
-:class:`Sounding` for every stroke and count-in click — the payloads the
-player announces when they are heard. :func:`performance_feed` makes one of
+:class:`Sounding` for every stroke and count-in click of the one schedule
+(:mod:`guji.timing.events`) — the payloads the player announces when they
+are heard. :func:`performance_feed` makes one of
 a performance; :func:`loop_feed` of a :class:`~guji.timing.loop.Loop`,
 endless.
 
@@ -24,16 +25,16 @@ level never steps at a seam.
 
 from __future__ import annotations
 
-import heapq
 import math
 from dataclasses import dataclass
 from typing import Iterator
 
 import numpy as np
 
+from ..defaults import RATE
+from ..timing.events import Onset, events
 from ..timing.loop import Loop
-from ..timing.performance import Part, Performance, Voice
-from ..timing.score import Event
+from ..timing.performance import Performance, Voice
 from .kit import Kit, default_kit, one_shot
 from .mixer import Mix
 from .ring import Scheduled
@@ -46,52 +47,14 @@ PLAY_BLOCK_FRAMES = 2048
 
 
 @dataclass(frozen=True)
-class Sounding:
-    """One stroke or count-in click, as the player announces it.
+class Sounding(Onset):
+    """A stroke or count-in click of the one schedule
+    (:class:`~guji.timing.events.Onset`: its part, its score's event, its
+    number, its loop pass, what the score says and what sounds) with *frame*,
+    the sample its sound starts on (:meth:`Onset.sample
+    <guji.timing.events.Onset.sample>`): what the player announces when heard."""
 
-    Attributes
-    ----------
-    number:
-        How many strokes and clicks came before it, from the start (0-based).
-    time:
-        Seconds from the start, as scheduled (``step × interval``).
-    frame:
-        The sample its sound starts on (``round(time × rate)``).
-    part:
-        The part it belongs to (its name, its score: ``part.score.pattern``
-        is the pattern, with the source text).
-    event:
-        The event of the part's score: the drum, the stroke (and its place
-        in the source), the pass and place within the pass.
-    loop_pass:
-        The pass of the loop (0-based; always 0 without ``--loop``).
-    """
-
-    number: int
-    time: float
-    frame: int
-    part: Part
-    event: Event
-    loop_pass: int = 0
-
-    @property
-    def voice(self) -> Voice:
-        """鼙, 鼓, or the count-in click."""
-        return Voice.of(self.event.drum)
-
-    def to_json(self) -> dict:
-        """The line of ``guji play --json``: ``index`` (:attr:`number`), ``stroke``
-        (the glyph, ○ or □; ``null`` for a count-in click), ``drum`` (鼙, 鼓 or
-        ``click``), ``time`` (scheduled seconds from the start), ``part``,
-        ``pass`` (of the part's ``--repeat``, from 1; ``null`` in the
-        count-in), ``position`` (in the pass, from 1) and ``loop`` (the pass
-        of ``--loop``, from 1)."""
-        stroke = self.event.stroke
-        return {"index": self.number, "stroke": stroke.glyph if stroke else None,
-                "drum": self.voice.value, "time": round(self.time, 6),
-                "part": self.part.name,
-                "pass": None if stroke is None else self.event.pass_index + 1,
-                "position": self.event.position + 1, "loop": self.loop_pass + 1}
+    frame: int = 0
 
 
 @dataclass(frozen=True)
@@ -121,23 +84,18 @@ class Feed:
     gains: tuple[float, ...] = ()
 
 
-def soundings(performance: Performance, rate: int = 48000, *, number: int = 0,
+def soundings(performance: Performance, rate: int = RATE, *, number: int = 0,
               loop_pass: int = 0) -> Iterator[Sounding]:
-    """Every stroke and click of *performance*, in order of sample (at *rate*),
-    ties in part order; counted from *number*, in pass *loop_pass* of a loop."""
-
-    def part_events(k: int):
-        part = performance.parts[k]
-        for event in part.score:
-            yield round(event.time * rate), k, part, event
-
-    merged = heapq.merge(*(part_events(k) for k in range(len(performance.parts))), key=lambda e: (e[0], e[1]))
-    for frame, _, part, event in merged:
-        yield Sounding(number, event.time, frame, part, event, loop_pass)
-        number += 1
+    """Every stroke and click of *performance* (:func:`guji.timing.events.events`,
+    cues left out), by time, ties in part order, each with its sample at
+    *rate*; counted from *number*, in pass *loop_pass* of a loop."""
+    for onset in events(performance, cues=False, number=number, loop_pass=loop_pass):
+        yield Sounding(onset.step, onset.interval, onset.written, onset.voice, onset.part,
+                       onset.order, onset.event, onset.number, onset.loop_pass,
+                       frame=onset.sample(rate))
 
 
-def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: int = 48000,
+def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: int = RATE,
                      channels: int = 2, block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
     """The feed of a performance, start to end (its :class:`Mix`, its soundings)."""
     mix = Mix(performance, kit=kit, rate=rate, channels=channels)
@@ -145,7 +103,7 @@ def performance_feed(performance: Performance, *, kit: Kit | None = None, rate: 
     return Feed(mix.blocks(block_frames), events, rate, channels, mix.frames, mix.gains)
 
 
-def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = 48000, channels: int = 2,
+def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = RATE, channels: int = 2,
               block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
     """The endless feed of *loop*, rendered a segment at a time (see the module)."""
     kit = kit if kit is not None else default_kit(rate)
@@ -196,7 +154,7 @@ class _LoopPlan:
         return (Scheduled(s.frame, s) for s in loop_soundings(self.loop, self.rate))
 
 
-def loop_soundings(loop: Loop, rate: int = 48000) -> Iterator[Sounding]:
+def loop_soundings(loop: Loop, rate: int = RATE) -> Iterator[Sounding]:
     """Every stroke and click of *loop*, endless, pass after pass (frames at *rate*)."""
     number = 0
     pass_index = 0

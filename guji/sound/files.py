@@ -34,6 +34,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from ..defaults import RATE
 from ..errors import UsageError
 from ..files import destination, writing
 from ..timing.performance import Cue
@@ -163,7 +164,7 @@ WRITE_FRAMES = 4 * 65536
 
 
 def write_audio(path, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
-                rate: int = 48000, channels: int = 2, format: str | None = None,
+                rate: int = RATE, channels: int = 2, format: str | None = None,
                 subtype: str | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 block_frames: int | None = None) -> Path:

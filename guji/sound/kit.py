@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from ..defaults import RATE
 from ..errors import UsageError, escape_controls
 from ..files import reason
 from ..timing.performance import VOICE_NAMES, Voice
@@ -80,7 +81,7 @@ class Kit:
     big: VoiceParams = DEFAULT_BIG
     click: VoiceParams = DEFAULT_CLICK
     cue: VoiceParams = DEFAULT_CUE
-    rate: int = 48000
+    rate: int = RATE
     name: str = "default"
 
     def __getitem__(self, voice: Voice) -> VoiceParams:
@@ -95,7 +96,7 @@ class Kit:
         return kit_to_toml(self)
 
 
-def default_kit(rate: int = 48000) -> Kit:
+def default_kit(rate: int = RATE) -> Kit:
     """The synthesised kit (see :data:`~guji.sound.synth.DEFAULT_SMALL`,
     :data:`~guji.sound.synth.DEFAULT_BIG` …)."""
     return Kit(rate=check_rate(rate))
@@ -117,7 +118,7 @@ def one_shot(kit: Kit | None, voice: Voice, rate: int) -> np.ndarray:
 _FIELDS = {f.name for f in dataclasses.fields(VoiceParams)}
 
 
-def load_kit(path_or_dir: str | os.PathLike, rate: int = 48000) -> Kit:
+def load_kit(path_or_dir: str | os.PathLike, rate: int = RATE) -> Kit:
     """Load a kit: a TOML kit file, or a directory of recordings.
 
     Parameters

@@ -52,8 +52,10 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..defaults import RATE
 from ..errors import UsageError
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
+from ..timing.events import pass_onsets
 from ..timing.score import Event
 from .headroom import CEILING_DBFS, channel_gains, chunk_frames, distinct_windows, stretches
 from .kit import Kit, default_kit, one_shot
@@ -126,7 +128,7 @@ class Mix:
     """
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
-                 rate: int = 48000, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
+                 rate: int = RATE, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
                  gains: Sequence[float] | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
@@ -143,8 +145,9 @@ class Mix:
             part.score.require_resolution(self.rate, "audio sample")
         tracks = []
         for part in self.parts:
-            # a muted drum's strokes: silence, or the click (Part.voice_at)
-            pass_kinds = np.array([self._kind(v, part.pan) for v in part.pass_voices()],
+            # what sounds in a pass, from the one schedule: a muted drum's strokes
+            # are silence, or the click (every pass sounds alike)
+            pass_kinds = np.array([self._kind(o.voice, part.pan) for o in pass_onsets(part)],
                                   dtype=np.int64)
             click = self._kind(Voice.CLICK, part.pan)
             tracks.append((part.score, pass_kinds, click))
@@ -289,6 +292,8 @@ class Mix:
             return None
         step = steps.pop()
         whole = round(step)
+        # a block length only (the samples do not depend on it: the blocks remembered
+        # are keyed by their exact onsets), so near-whole is whole enough here
         if abs(step - whole) > 1e-9 * max(1.0, step) or not 1024 <= whole <= 4 * BLOCK_FRAMES:
             return None
         return whole
@@ -366,7 +371,7 @@ class Mix:
         return self.frames / self.rate
 
 
-def render_blocks(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def render_blocks(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
                   channels: int = 2, block_frames: int = BLOCK_FRAMES) -> Iterator[np.ndarray]:
     """Render *parts* (and *cues*) block by block; memory stays flat.
 
@@ -377,7 +382,7 @@ def render_blocks(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, ra
     return Mix(parts, cues, kit=kit, rate=rate, channels=channels).blocks(block_frames)
 
 
-def render_array(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def render_array(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
                  channels: int = 2, block_frames: int = BLOCK_FRAMES) -> np.ndarray:
     """The whole signal as one ``(frames, channels)`` float32 array (short pieces, tests)."""
     return Mix(parts, cues, kit=kit, rate=rate, channels=channels).array(block_frames)

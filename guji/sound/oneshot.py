@@ -38,22 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from ..defaults import MAX_RATE, MIN_RATE, check_rate  # noqa: F401 (re-exported)
 from ..errors import UsageError
 from .recordings import recorded
 from .synth import VoiceParams, synthesize, without_dc
 
-#: Sample rates guji renders and plays at.
-MIN_RATE = 8000
-MAX_RATE = 192000
-
-
-def check_rate(rate: Any) -> int:
-    """*rate* as an int, or :class:`UsageError` if it is no whole number of Hz in range."""
-    if isinstance(rate, bool) or not isinstance(rate, (int, np.integer)):
-        raise UsageError(f"sample rate must be a whole number of Hz, not {rate!r}")
-    if not MIN_RATE <= rate <= MAX_RATE:
-        raise UsageError(f"sample rate {rate} Hz is out of range ({MIN_RATE}–{MAX_RATE} Hz)")
-    return int(rate)
+# the rates guji renders and plays at, and their check: one place (guji.defaults)
 
 
 @functools.lru_cache(maxsize=64)

@@ -43,6 +43,7 @@ class Track:
         self.n = len(score)
         self.count_in = score.count_in
         self.per_pass = max(score.per_pass, 1)
+        self.step = score.step        # the grid step of event 0 (int, or an exact Fraction)
         self.start = float(score.start)
         self.interval = float(score.interval)
         self.rate = float(rate)
@@ -52,13 +53,18 @@ class Track:
         self.max_length = int(max((lengths[k] for k in used), default=1))
 
     def position(self, i: int) -> int:
-        """Sample of event *i*: ``round(score.time(i) × rate)``."""
+        """Sample of event *i*: ``round((step + i) × interval × rate)``
+        (:meth:`Score.time <guji.timing.score.Score.time>`, then the rate)."""
         return round(self.score.time(i) * self.rate)
 
     def positions(self, i0: int, i1: int) -> np.ndarray:
-        """Samples of events *i0* … *i1*−1 (the same arithmetic as :meth:`position`)."""
-        idx = np.arange(i0, i1, dtype=np.float64)
-        return np.rint((self.start + idx * self.interval) * self.rate).astype(np.int64)
+        """Samples of events *i0* … *i1*−1, the same arithmetic as
+        :meth:`position`: the whole step ``step + i`` (exact in float64 below
+        2**53), times the interval, times the rate, rounded half to even."""
+        if not isinstance(self.step, int):       # a score put by hand between two steps
+            return np.array([self.position(i) for i in range(i0, i1)], dtype=np.int64)
+        steps = np.arange(self.step + i0, self.step + i1, dtype=np.float64)
+        return np.rint(steps * self.interval * self.rate).astype(np.int64)
 
     def kinds(self, i0: int, i1: int) -> np.ndarray:
         """Sound kinds of events *i0* … *i1*−1: a click in the count-in, else the stroke's."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Iterable, Protocol
 
+from ..defaults import RATE
 from ..timing.loop import Loop
 from ..timing.performance import Cue, as_performance
 from .devices import (PORTAUDIO_HINT, RENDER_HINT, AudioDeviceError, OutputDevice,
@@ -30,6 +31,7 @@ from .feed import PLAY_BLOCK_FRAMES, Feed, Sounding, loop_feed, performance_feed
 from .kit import Kit
 from .player import DEFAULT_LATENCY, Player
 from .report import PlayReport
+from .stream import OutputStopped, stopped_words
 
 __all__ = ["AudioDeviceError", "Display", "OutputDevice", "PLAY_BLOCK_FRAMES",
            "PORTAUDIO_HINT", "RENDER_HINT", "feed_of", "list_devices", "play"]
@@ -45,7 +47,7 @@ class Display(Protocol):
         """Playback is over (or interrupted): end the display."""
 
 
-def feed_of(what, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def feed_of(what, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
             channels: int = 2) -> Feed:
     """The :class:`~guji.sound.feed.Feed` of a :class:`Loop`, or of what
     :func:`~guji.timing.performance.as_performance` takes (plus *cues*)."""
@@ -54,7 +56,7 @@ def feed_of(what, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int
     return performance_feed(as_performance(what, cues), kit=kit, rate=rate, channels=channels)
 
 
-def play(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = 48000,
+def play(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int = RATE,
          device: int | str | None = None, display: Display | None = None,
          channels: int = 2, latency: float = DEFAULT_LATENCY) -> PlayReport:
     """Play *parts* (and *cues*) on an audio output device; return the report.
@@ -90,11 +92,24 @@ def play(parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None, rate: int =
         On Ctrl-C, after the stream has been aborted and closed.
     """
     feed = feed_of(parts, cues, kit=kit, rate=rate, channels=channels)
-    on_heard = None if display is None else (lambda sounding, _heard: display.show(sounding))
+    heard: list = []
+
+    def on_heard(sounding, _heard) -> None:
+        heard[:] = [sounding]
+        if display is not None:
+            display.show(sounding)
+
     player = Player(feed.blocks, feed.events, rate=rate, channels=channels, device=device,
                     latency=latency, on_heard=on_heard)
     try:
         return player.play()
+    except OutputStopped as e:      # in words: how far it got
+        total = None if isinstance(parts, Loop) else \
+            sum(len(p.score) for p in as_performance(parts, cues).parts)
+        last = heard[0] if heard else None
+        raise OutputStopped(stopped_words("sound output", "stopped",
+                                          last.number + 1 if last else 0, total,
+                                          last.loop_pass if last else None), e.detail) from None
     finally:
         if display is not None:
             display.close()

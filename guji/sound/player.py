@@ -42,17 +42,9 @@ been *heard*, plus :data:`TAIL`, and only then stops the stream: stopping
 earlier loses the end (PortAudio's stop through ALSA's ``pulse`` plugin cut
 the last ~90 ms, about one latency, of a stream).
 
-Latency
--------
-:data:`DEFAULT_LATENCY` is 0.2 s, from measurements on a PulseAudio sink
-that runs on the clock as a sound card does (30 strokes, 9 s a run, both
-cores of a 2-core machine kept busy, latencies interleaved run by run):
-PortAudio's ``'low'`` (8.7 ms) glitched in every run, 20 ms in 8 of 12, 50 ms
-in 11 of 13, 0.1 s in 8 of 23, **0.2 s in 2 of 23**, 0.3 s in none of 6;
-unloaded, 0.1 and 0.2 s never. A larger latency costs nothing at the start
-(the first buffer is heard at once) and nothing in sync (events are
-announced by the output clock); only pause and quit take effect up to one
-latency later. ``--latency 0.3`` for machines busier still.
+Latency: :data:`DEFAULT_LATENCY`, 0.2 s, measured (:mod:`guji.defaults`).
+The output stopping mid-play (a server killed, a device gone) is noticed and
+said, and no call into PortAudio can hang the player: :mod:`guji.sound.stream`.
 """
 
 from __future__ import annotations
@@ -64,16 +56,18 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from ..defaults import LATENCY, RATE, check_latency
 from ..library_messages import AlsaMessages
 from ..realtime import ANNOUNCER_PRIORITY, AUDIO_PRIORITY, make_realtime
 from .clock import OutputClock, clock_offset
 from .devices import (AudioDeviceError, check_output, output_device,
                       sounddevice_module)
 from .report import PlayReport
+from .stream import PORTAUDIO_WAIT, STALL, OutputStopped, bounded
 from .ring import END, BlockRing, Scheduled
 
-#: Seconds of output buffer asked of PortAudio (see "Latency" above).
-DEFAULT_LATENCY = 0.2
+#: Seconds of output buffer asked of PortAudio (see "Latency" above; :mod:`guji.defaults`).
+DEFAULT_LATENCY = LATENCY
 
 #: Seconds of silence played after the last frame is heard, before the stream stops.
 TAIL = 0.05
@@ -83,19 +77,6 @@ AHEAD = 0.5
 
 #: Seconds of the fade-out when paused (a cut would click).
 FADE = 0.005
-
-
-def check_latency(latency) -> float:
-    """*latency* as seconds between 1 ms and 2 s, or :class:`UsageError`."""
-    from ..errors import UsageError
-    try:
-        value = float(latency)
-    except (TypeError, ValueError):
-        raise UsageError(f"the latency is a number of seconds, not {latency!r}") from None
-    if not 0.001 <= value <= 2.0:
-        raise UsageError(f"the latency must be 0.001–2 seconds, not {value:g}")
-    return value
-
 
 class Player:
     """Play blocks on an audio output; announce each event when it is heard.
@@ -127,7 +108,7 @@ class Player:
     """
 
     def __init__(self, blocks: Iterable[np.ndarray], events: Iterable[Scheduled] = (), *,
-                 rate: int = 48000, channels: int = 2, device: int | str | None = None,
+                 rate: int = RATE, channels: int = 2, device: int | str | None = None,
                  latency: float = DEFAULT_LATENCY,
                  on_heard: Callable[[Any, float], None] | None = None, realtime: bool = True):
         self.rate, self.channels, self.device = rate, channels, device
@@ -160,6 +141,10 @@ class Player:
         self._error: BaseException | None = None
         self._stream_latency = self.latency
         self._first_callback = self._last_callback = 0.0
+        self._started_at: float | None = None   # monotonic, once the stream started
+        self._completed = False                 # the callback played the end out
+        self._failure: str | None = None        # why the output stopped, if it did
+        self.abandoned = False                  # a PortAudio call never returned
 
     # -- the audio callback ------------------------------------------------------------
 
@@ -181,6 +166,7 @@ class Player:
         if self._end_heard is not None:          # after the last block: silence until heard
             outdata.fill(0)
             if now >= self._end_heard + TAIL:
+                self._completed = True
                 raise self._sd.CallbackStop
             return
         if self._paused or self._fading or self._stopping:
@@ -278,11 +264,12 @@ class Player:
             self._stream = sd.OutputStream(
                 samplerate=self.rate, channels=self.channels, dtype="float32", device=index,
                 latency=self.latency, callback=self._callback,
-                finished_callback=self._finished.set)
+                finished_callback=self._stream_finished)
             self._stream_latency = float(self._stream.latency)
             self._clock.offset = clock_offset(lambda: self._stream.time)
             # the first device buffer ready before the stream starts: no late start
             self._ring.wait_for(int(self._stream_latency * self.rate) + 1)
+            self._started_at = time.monotonic()
             self._stream.start()
         except BaseException as e:         # leave nothing running
             self.quit()
@@ -331,12 +318,23 @@ class Player:
         return self._quit.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the end (of the blocks, or a quit); True once it has come."""
-        return self._finished.wait(timeout)
+        """Wait for the end (of the blocks, or a quit, or the output stopping:
+        no callback for :data:`STALL` s beyond the latency); True once it has come."""
+        if self._finished.wait(timeout):
+            return True
+        started = self._started_at
+        if started is not None and not self._quit.is_set():
+            last = max(self._last_callback, started)
+            if time.monotonic() - last > STALL + self._stream_latency:
+                self._failure = self._failure or "stopped answering"
+                self.quit()
+        return self._finished.is_set()
 
-    def heard(self, frame: int) -> float:
-        """The monotonic time output frame *frame* is heard (by the latest clock)."""
-        return self._clock.heard(frame)
+    def _stream_finished(self) -> None:
+        """PortAudio's finished callback: the end, a quit, or the stream dying."""
+        if not self._completed and not self._quit.is_set():
+            self._failure = self._failure or "stopped"
+        self._finished.set()
 
     def close(self) -> PlayReport:
         """Stop and close the stream, let the announcer finish; the report.
@@ -344,24 +342,34 @@ class Player:
         An error of the renderer or of *on_heard* is raised here."""
         stream, self._stream = self._stream, None
         if stream is not None:
-            try:
-                if self._quit.is_set():
-                    stream.abort()          # drop what is buffered
-                else:
-                    stream.stop()           # the callback has played the tail out
-            except self._sd.PortAudioError:
-                pass
-            finally:
-                stream.close()
+            # every call bounded: with the server gone, PortAudio may never return
+            if self._quit.is_set() or self._failure:
+                ended = bounded(stream.abort, PORTAUDIO_WAIT)     # drop what is buffered
+            else:   # the callback has played the tail out
+                ended = bounded(stream.stop, PORTAUDIO_WAIT + TAIL + self._stream_latency)
+            self.abandoned = not (ended and bounded(stream.close, PORTAUDIO_WAIT))
+            if self.abandoned:
+                self._no_portaudio_exit()
         self._ring.stop()
         if self._announcer.is_alive():
             self._heard.put(END)            # what is pending is announced (or dropped on quit)
-            self._announcer.join(5)
+            self._announcer.join(PORTAUDIO_WAIT)
         self._alsa.__exit__(None, None, None)
         error = self._ring.error or self._error
         if error is not None:
             raise error
+        if self._failure:
+            raise OutputStopped(f"the sound output {self._failure} after "
+                                f"{self._stats['announced']} event(s)")
         return self.report()
+
+    def _no_portaudio_exit(self) -> None:
+        """A call never returned: keep sounddevice's exit handler (stop, close,
+        Pa_Terminate) from hanging the interpreter's exit on the same stream."""
+        import atexit
+        handler = getattr(self._sd, "_exit_handler", None)
+        if handler is not None:
+            atexit.unregister(handler)
 
     def report(self) -> PlayReport:
         """The figures so far (:class:`~guji.sound.report.PlayReport`)."""
@@ -379,8 +387,7 @@ class Player:
         return played > 2 * elapsed + 2 * self._stream_latency + 0.1
 
     def play(self) -> PlayReport:
-        """Start, wait for the end, close; the report. On Ctrl-C the stream is
-        aborted and closed, then the KeyboardInterrupt goes on."""
+        """Start, wait for the end, close; the report (Ctrl-C: aborted, closed, raised on)."""
         self.start()
         try:
             while not self.wait(0.1):

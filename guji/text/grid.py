@@ -11,7 +11,7 @@ Every display of a grid reads it the same way: the text table of ``guji
 diff``, the collation table of ``guji collate`` (:mod:`guji.text.collate`),
 the HTML alignment table of the page and the SVG pictures
 (:mod:`guji.views`), and the bells of ``guji compare --mode diff``
-(:mod:`guji.timing.compare`). Column by column, each row has a stroke there
+(:mod:`guji.compare.modes`). Column by column, each row has a stroke there
 or a gap, stands to the reference as a match, a substitution, an insertion
 or a deletion (the constants of :mod:`guji.text.align`), and differs from
 it or not; between two columns, some rows' 半 may stand. :meth:`Grid.walk`

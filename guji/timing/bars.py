@@ -104,10 +104,5 @@ def on_one_grid(performance: Performance) -> bool:
     """Whether every part shares the performance's interval and starts on a
     whole grid step, so that :func:`bars` are its bars."""
     interval = performance.interval
-    for part in performance.parts:
-        if part.score.interval != interval:
-            return False
-        steps = part.score.start / interval
-        if abs(steps - round(steps)) > 1e-9 * max(1.0, steps):
-            return False
-    return True
+    return all(part.score.interval == interval and isinstance(part.step, int)
+               for part in performance.parts)

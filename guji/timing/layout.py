@@ -53,7 +53,7 @@ def sequence(performances: Sequence[Performance], *, gap: int = DEFAULT_GAP_STEP
     for k, perf in enumerate(performances):
         if k and cue_labels is not None:
             bell = step - gap + cue_step
-            cues.append(Cue(bell * perf.interval, cue_labels[k - 1]))
+            cues.append(Cue(step=bell, interval=perf.interval, label=cue_labels[k - 1]))
         moved = perf.later(step)
         parts += moved.parts
         cues += moved.cues

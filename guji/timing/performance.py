@@ -33,13 +33,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Iterable
 
 from ..errors import UsageError
 from ..text.names import part_name
 from ..text.notation import Pattern, Rite
 from .extent import check_length, check_parts, seconds_of
-from .score import DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat
+from .score import (DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat,
+                    check_step, grid_time, step_of)
 from .voices import DRUMS, VOICE_NAMES, Voice, check_muted
 
 __all__ = ["Voice", "VOICE_NAMES", "DRUMS", "check_muted", "check_pan", "Timing", "Part", "Cue",
@@ -55,16 +57,6 @@ def check_pan(pan, what: str = "pan") -> float:
                          f"not {pan!r}") from None
     if not (math.isfinite(value) and -1.0 <= value <= 1.0):
         raise UsageError(f"{what} must be between -1 (left) and 1 (right), not {value:g}")
-    return value
-
-
-def _check_time(time, what: str) -> float:
-    try:
-        value = float(time)
-    except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a number of seconds, not {time!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise UsageError(f"{what} must be a finite, non-negative time, not {value:g}")
     return value
 
 
@@ -91,8 +83,7 @@ class Timing:
         """A score of *pattern* starting at grid step *step*."""
         return Score(pattern, self.rite, self.interval,
                      repeat=self.repeat if repeat is None else repeat,
-                     count_in=self.count_in if count_in is None else count_in,
-                     start=step * self.interval)
+                     count_in=self.count_in if count_in is None else count_in, step=step)
 
 
 @dataclass(frozen=True)
@@ -157,9 +148,9 @@ class Part:
         return per_pass * self.score.repeat
 
     @property
-    def step(self) -> int:
-        """The grid step of the score's first event (its start ÷ its interval)."""
-        return round(self.score.start / self.score.interval)
+    def step(self) -> "int | Fraction":
+        """The grid step of the score's first event (:attr:`Score.step`)."""
+        return self.score.step
 
     @property
     def end_step(self) -> int:
@@ -167,19 +158,52 @@ class Part:
         return self.step + len(self.score)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Cue:
-    """A bell at *time* seconds, outside any pattern: sinks sound it with
-    :attr:`Voice.CUE` (MIDI: a track of its own, with *label* as a marker)."""
+    """A bell outside any pattern, on grid step *step* of a grid of *interval*
+    seconds (a whole step or an exact :class:`~fractions.Fraction` of one:
+    ``compare diff`` rings half-way between two strokes): sinks sound it with
+    :attr:`Voice.CUE` (MIDI: a track of its own, with *label* as a marker).
 
-    time: float
-    label: str = ""
-    pan: float | None = None
+    ``Cue(1.5, "gap")`` puts one at a time in seconds instead (kept exactly:
+    step 3/2 of a one-second grid); :meth:`Performance.later` moves a cue onto
+    the performance's own grid."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "time", _check_time(self.time, "cue time"))
-        if self.pan is not None:
-            object.__setattr__(self, "pan", check_pan(self.pan, "cue pan"))
+    step: "int | Fraction"
+    interval: float
+    label: str
+    pan: float | None
+
+    def __init__(self, time: float | None = None, label: str = "", pan: float | None = None, *,
+                 step: "int | Fraction | None" = None, interval: float | None = None):
+        if step is None:
+            if time is None:
+                raise UsageError("a cue needs a time or a grid step")
+            interval, step = 1.0, step_of(time, 1.0, "cue time")
+        else:
+            interval = check_interval(DEFAULT_INTERVAL if interval is None else interval)
+            step = check_step(step, "the cue's step")
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "interval", interval)
+        object.__setattr__(self, "label", str(label))
+        object.__setattr__(self, "pan", None if pan is None else check_pan(pan, "cue pan"))
+
+    @property
+    def time(self) -> float:
+        """Seconds from the start: ``step × interval`` (:func:`~guji.timing.score.grid_time`)."""
+        return grid_time(self.step, self.interval)
+
+    def step_on(self, interval: float) -> "int | Fraction":
+        """The cue's exact step on a grid of *interval* seconds."""
+        if interval == self.interval:
+            return self.step
+        return check_step(Fraction(self.step) * Fraction(self.interval) / Fraction(interval))
+
+    def on_grid(self, interval: float) -> "Cue":
+        """The same cue, its step counted on a grid of *interval* seconds."""
+        if interval == self.interval:
+            return self
+        return Cue(step=self.step_on(interval), interval=interval, label=self.label, pan=self.pan)
 
 
 @dataclass(frozen=True)
@@ -215,7 +239,7 @@ class Performance:
         check_parts(len(parts) + len(cues))
         for p in parts:                # each part's end, before any time is computed
             events = p.score.count_in + p.score.stroke_count
-            check_length(p.score.start + seconds_of(events, p.score.interval))
+            check_length(seconds_of(p.score.step + events, p.score.interval))
         object.__setattr__(self, "parts", parts)
         object.__setattr__(self, "cues", tuple(sorted(cues, key=lambda c: c.time)))
         check_length(self.duration)
@@ -231,7 +255,7 @@ class Performance:
         """Seconds until the last part's grid ends, or the last cue's grid step."""
         end = max((p.score.duration for p in self.parts), default=0.0)
         for cue in self.cues:
-            end = max(end, cue.time + self.interval)
+            end = max(end, grid_time(cue.step_on(self.interval) + 1, self.interval))
         return end
 
     @property
@@ -239,7 +263,7 @@ class Performance:
         """Grid steps from 0 to the end of the last part's grid (or cue's step)."""
         end = max((p.end_step for p in self.parts), default=0)
         for cue in self.cues:
-            end = max(end, math.floor(cue.time / self.interval + 1e-9) + 1)
+            end = max(end, math.floor(cue.step_on(self.interval)) + 1)
         return end
 
     @property
@@ -264,9 +288,11 @@ class Performance:
         """The same performance *steps* grid steps later."""
         if steps == 0:
             return self
-        parts = tuple(replace(p, score=replace(p.score, start=(p.step + steps) * p.score.interval))
+        parts = tuple(replace(p, score=replace(p.score, step=p.step + steps))
                       for p in self.parts)
-        cues = tuple(replace(c, time=_moved(c.time, steps, self.interval)) for c in self.cues)
+        grid = self.interval
+        cues = tuple(Cue(step=c.step_on(grid) + steps, interval=grid, label=c.label, pan=c.pan)
+                     for c in self.cues)
         return Performance(parts, cues, self.title)
 
     def titled(self, title: str | None) -> "Performance":
@@ -283,16 +309,6 @@ class Performance:
             return self
         parts = tuple(replace(p, muted=muted, ghost=ghost) for p in self.parts)
         return Performance(parts, self.cues, self.title)
-
-
-def _moved(time: float, steps: int, interval: float) -> float:
-    """*time* moved *steps* grid steps later: a time on the grid (or half-way
-    between two steps) is recomputed from its step, one multiplication, so
-    moving never adds rounding errors up."""
-    halves = time / interval * 2
-    if abs(halves - round(halves)) < 1e-9:
-        return (round(halves) / 2 + steps) * interval
-    return time + steps * interval
 
 
 def as_performance(what, cues: Iterable[Cue] = ()) -> Performance:

@@ -2,8 +2,13 @@
 
 命弦者曰：「請奏《貍首》，間若一。」 孔穎達: 謂前後樂節中間疏數如似一也 — the gaps
 between the beats are all the same. So a :class:`Score` puts every stroke on
-one grid: stroke *i* sounds at ``start + i × interval``, computed from *i*,
-never by adding up gaps, so nothing drifts however long the piece.
+one grid: a score starts on grid step :attr:`Score.step` (a whole number, or
+an exact :class:`~fractions.Fraction` for a score put by hand between two
+steps), and its event *i* sounds at ``(step + i) × interval`` seconds — one
+multiplication of the exact step, never an addition of seconds, so nothing
+drifts however long the piece, and every sink's edge (a sample, a tick) is
+worked out from the step: ``sample = round((step + i) × interval × rate)``
+(:func:`grid_time`).
 
 A score is lazy: it holds the pattern and the timing, and computes any event
 from its index. ``--repeat 10000`` costs no memory until a sink asks.
@@ -23,18 +28,21 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterator
 
+from .. import defaults
+from ..defaults import INTERVAL
 from ..errors import UsageError
 from ..text.notation import Drum, Pattern, Rite, Stroke
 from .extent import check_exact
 
 #: Seconds between strokes when the user says nothing (see the module docstring).
-DEFAULT_INTERVAL = 0.6
+DEFAULT_INTERVAL = INTERVAL
 
 #: No interval below this (5 ms, 12,000 strokes a minute) is accepted: strokes
 #: would merge into a buzz long before, and sinks need room on their grids.
-MIN_INTERVAL = 0.005
+MIN_INTERVAL = defaults.MIN_INTERVAL
 
 
 def check_interval(interval: float) -> float:
@@ -114,6 +122,46 @@ def _shown(value) -> str:
     return text if len(text) <= 30 else f"{text[:12]}…({len(text)} digits)"
 
 
+def grid_time(step: "int | Fraction", interval: float) -> float:
+    """Seconds of grid *step* on a grid of *interval* seconds: ``step × interval``,
+    one multiplication (a whole step: Python's exactly rounded ``int × float``;
+    a fraction of a step: the exact product, rounded once)."""
+    if isinstance(step, int):
+        return step * interval
+    return float(step * Fraction(interval))
+
+
+def check_step(step, what: str = "the start step") -> "int | Fraction":
+    """*step* as a whole number of grid steps (an ``int``), or an exact
+    :class:`~fractions.Fraction` of one, 0 or more; :class:`UsageError` else.
+    A fraction that is whole becomes an ``int``."""
+    if isinstance(step, bool):
+        raise UsageError(f"{what} must be a number of grid steps, not {step!r}")
+    whole = _whole(step)
+    if whole is not None:
+        value: int | Fraction = whole
+    elif isinstance(step, Fraction):
+        value = int(step) if step.denominator == 1 else step
+    else:
+        raise UsageError(f"{what} must be a whole number of grid steps or an exact "
+                         f"Fraction of one, not {step!r}")
+    if value < 0:
+        raise UsageError(f"{what} must be 0 or more, not {value}")
+    return value
+
+
+def step_of(seconds, interval: float, what: str = "start") -> "int | Fraction":
+    """The exact grid step of a time given in *seconds* (a score or cue put by
+    hand): ``Fraction(seconds) / Fraction(interval)``, whole if it is one."""
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a number of seconds, not {seconds!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise UsageError(f"{what} must be a finite, non-negative time, not {value:g}")
+    return check_step(Fraction(value) / Fraction(interval), what)
+
+
 @dataclass(frozen=True)
 class Event:
     """One timed event of a score.
@@ -121,7 +169,7 @@ class Event:
     Attributes
     ----------
     time:
-        Seconds from the start of the piece (``score.start + index × interval``).
+        Seconds from the start of the piece (``(score.step + index) × interval``).
     index:
         Place in the whole score, count-in included (0-based).
     drum:
@@ -149,7 +197,7 @@ class Event:
         return self.drum is None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Score:
     """A pattern played on the even grid.
 
@@ -167,23 +215,37 @@ class Score:
     count_in:
         Neutral clicks, on a voice of their own, one interval apart, before
         the first stroke.
+    step:
+        The grid step of the first event (used to lay scores side by side):
+        a whole number, or an exact :class:`~fractions.Fraction` of a step.
     start:
-        Seconds before the first event (used to lay scores side by side).
+        Instead of *step*, the seconds before the first event (a score put
+        by hand): kept as the exact step ``Fraction(start) / Fraction(interval)``.
     """
 
     pattern: Pattern
-    rite: Rite = Rite.TOUHU
-    interval: float = DEFAULT_INTERVAL
-    repeat: int = 1
-    count_in: int = 0
-    start: float = 0.0
+    rite: Rite
+    interval: float
+    repeat: int
+    count_in: int
+    step: "int | Fraction"
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "interval", check_interval(self.interval))
-        object.__setattr__(self, "repeat", check_repeat(self.repeat))
-        object.__setattr__(self, "count_in", check_count_in(self.count_in))
-        if math.isnan(self.start) or math.isinf(self.start) or self.start < 0:
-            raise UsageError(f"start must be a finite, non-negative time, not {self.start}")
+    def __init__(self, pattern: Pattern, rite: Rite = Rite.TOUHU,
+                 interval: float = DEFAULT_INTERVAL, repeat: int = 1, count_in: int = 0,
+                 step: "int | Fraction" = 0, *, start: float | None = None):
+        interval = check_interval(interval)
+        if start is not None:
+            step = step_of(start, interval)
+        for name, value in (("pattern", pattern), ("rite", rite), ("interval", interval),
+                            ("repeat", check_repeat(repeat)),
+                            ("count_in", check_count_in(count_in)),
+                            ("step", check_step(step))):
+            object.__setattr__(self, name, value)
+
+    @property
+    def start(self) -> float:
+        """Seconds before the first event: ``step × interval``."""
+        return grid_time(self.step, self.interval)
 
     # -- shape ----------------------------------------------------------
     @property
@@ -207,7 +269,7 @@ class Score:
     @property
     def duration(self) -> float:
         """Seconds from 0 to one interval after the last event (the grid's end)."""
-        return self.start + len(self) * self.interval
+        return self.time(len(self))
 
     @property
     def end(self) -> float:
@@ -216,8 +278,8 @@ class Score:
 
     # -- time -----------------------------------------------------------
     def time(self, index: int) -> float:
-        """Exact time of event *index*: ``start + index × interval``."""
-        return self.start + index * self.interval
+        """Time of event *index*: ``(step + index) × interval`` (:func:`grid_time`)."""
+        return grid_time(self.step + index, self.interval)
 
     def pass_start(self, pass_index: int) -> float:
         """Time of the first stroke of pass *pass_index*."""
@@ -268,12 +330,15 @@ class Score:
             return None
         return self.played[(index - self.count_in) % self.per_pass].drum
 
-    def require_resolution(self, per_second: float, grid: str) -> None:
+    def require_resolution(self, per_second: "int | Fraction", grid: str,
+                           interval: "Fraction | None" = None) -> None:
         """Raise :class:`UsageError` if two strokes would fall on one step of a
-        grid of *per_second* steps a second (MIDI ticks, audio samples)."""
-        # 1e-9: a grid derived from the interval itself (MIDI's tempo is the
-        # interval in whole microseconds) gives exactly one step per stroke,
-        # which floating point may compute as 0.9999999999999999.
-        if self.interval * per_second < 1.0 - 1e-9:
+        grid of *per_second* steps a second (MIDI ticks, audio samples), given
+        exactly (an ``int`` or a :class:`~fractions.Fraction`): the check is
+        ``interval × per_second < 1`` in exact arithmetic, *interval* being the
+        score's, or as the sink measures it (MIDI: in microseconds,
+        ``interval × 1,000,000`` as the tempo is chosen from it)."""
+        exact = Fraction(self.interval) if interval is None else interval
+        if exact * Fraction(per_second) < 1:
             raise UsageError(f"interval {self.interval:g} s is finer than the {grid} grid "
-                             f"({per_second:g} a second): strokes would collide")
+                             f"({float(per_second):g} a second): strokes would collide")

@@ -2,7 +2,7 @@
 
 ``guji page A B … -o DIR/`` writes ``DIR/index.html`` and, beside it, one
 audio file for each variant and one for each compare mode
-(:mod:`guji.timing.compare`). The page needs nothing else: the pictures are inline
+(:mod:`guji.compare.modes`). The page needs nothing else: the pictures are inline
 SVG (:mod:`guji.views.draw`), the style and the one small script are inline
 (the script lights the stroke sounding now as a player plays:
 :mod:`guji.views.follow`; without scripts the page works the same, unlit),
@@ -35,12 +35,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..defaults import RATE
 from .. import __version__
 from ..text.align import align_patterns, check_patterns
 from ..text.grid import Cell, HalfColumn, align_many
 from ..text.names import LETTERS, file_stem, part_name
-from ..timing.compare import MODES, compare
-from ..timing.comparison import Comparison
+from ..compare.comparison import Comparison
+from ..compare.modes import MODES, compare
 from ..timing.layout import perform
 from ..timing.performance import Performance, Timing
 from .embed import data_uri, single_file_target
@@ -252,7 +253,7 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
 
 def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
                timing: Timing = Timing(), *, modes: Sequence[str] = MODES,
-               audio_format: str = DEFAULT_AUDIO_FORMAT, kit=None, rate: int = 48000,
+               audio_format: str = DEFAULT_AUDIO_FORMAT, kit=None, rate: int = RATE,
                progress: Callable[[str], None] | None = None,
                single_file: bool = False) -> Path:
     """Write ``index.html`` and its audio files into *directory*.
@@ -269,7 +270,7 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     timing:
         How every variant is played.
     modes:
-        The compare modes to include (default: all of :data:`guji.timing.compare.MODES`).
+        The compare modes to include (default: all of :data:`guji.compare.modes.MODES`).
     audio_format:
         A key of :data:`AUDIO_FORMATS`.
     kit, rate:

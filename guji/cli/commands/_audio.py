@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from ...defaults import RATE
 from ...errors import UsageError
 from ...text.names import variant_names
 from ...text.notation import Pattern
@@ -22,7 +23,7 @@ from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
 from ...timing.performance import DRUMS, Performance, Voice, check_muted, check_pan
 from ._common import checked, command_name, timing_from_args
 
-DEFAULT_RATE = 48000
+DEFAULT_RATE = RATE
 
 
 def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True) -> None:
@@ -63,7 +64,7 @@ def kit_from_args(args: argparse.Namespace):
 
 
 def _check_rate(rate: int) -> int:
-    from ...sound.oneshot import check_rate    # numpy: only when sound is made
+    from ...defaults import check_rate
     return check_rate(rate)
 
 

@@ -1,6 +1,6 @@
 """``guji compare A B [C …]``: hear two or more readings against each other.
 
-Modes (see :mod:`guji.timing.compare`): ``sequence`` (A, a gap with a soft bell,
+Modes (see :mod:`guji.compare.modes`): ``sequence`` (A, a gap with a soft bell,
 then B …), ``alternate`` (pass by pass), ``stereo`` (A left, B right, one
 grid), ``diff`` (A with a bell on each stroke where another reading differs).
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...files import destination
 from ...midi import write_midi
-from ...timing.compare import MODES, compare
+from ...compare.modes import MODES, compare
 from ...errors import UsageError
 from ._audio import (add_audio_options, audio_options_from_args, audio_summary, file_advice,
                      typed_command)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...timing.compare import MODES
+from ...compare.modes import MODES
 from ...views.page import AUDIO_FORMATS, DEFAULT_AUDIO_FORMAT, write_page
 from ...text.notation import Rite
 from ._audio import add_audio_options, audio_options_from_args

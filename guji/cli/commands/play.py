@@ -10,11 +10,10 @@ or as JSON lines with ``--json``. ``--midi-out [PORT]`` sends the notes of
 from __future__ import annotations
 
 import argparse
-import heapq
 import sys
 import threading
 
-from ...errors import UsageError
+from ...errors import GujiError, UsageError
 from ...sound.devices import AudioDeviceError
 from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
                      audio_options_from_args, file_advice, performance_from_args,
@@ -22,13 +21,7 @@ from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
 from ._common import add_input_options, add_timing_options, checked, load_patterns
 from .midi import midi_options_from_args, parse_voice_values
 
-#: Seconds of output buffer (guji.sound.player.DEFAULT_LATENCY, without importing numpy).
-DEFAULT_LATENCY = 0.2
-
-
-def _latency(text: str) -> float:
-    from ...sound.player import check_latency
-    return check_latency(text)
+from ...defaults import LATENCY as DEFAULT_LATENCY, check_latency as _latency
 
 
 def register(subparsers) -> None:
@@ -51,6 +44,8 @@ def register(subparsers) -> None:
                    help=f"output buffer (default {DEFAULT_LATENCY:g}: no underrun on a busy "
                         "machine; the display and MIDI follow the sound whatever it is)")
     p.add_argument("--quiet", action="store_true", help="do not show the strokes")
+    p.add_argument("--verbose", action="store_true",
+                   help="also show what the sound system (PortAudio, ALSA) said, word for word")
     p.add_argument("--json", action="store_true",
                    help='one JSON line per stroke on standard output as it is heard: '
                         '{"index", "stroke", "drum", "time" (scheduled seconds from the '
@@ -100,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--no-audio plays MIDI only: give --midi-out PORT too (see "
                          "'guji ports')")
     from ..live import print_report, sound_system_quiet
+    warm_up = None
     with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
         outlet = None
         if args.midi_out is not None:
@@ -109,19 +105,36 @@ def run(args: argparse.Namespace) -> int:
             if not args.no_audio:
                 # after the MIDI port: PortAudio's start-up opens a JACK client of its
                 # own, and two JACK clients opened at once by two threads deadlocked
-                _warm_up_sound()
+                warm_up = _warm_up_sound()
             report = _play(args, what_to_play(args), outlet)
         except AudioDeviceError as e:
             raise e.advising(_render_advice(args)) from None
+        except GujiError as e:
+            if getattr(e, "detail", None) and args.verbose:
+                print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
+            _said(caught.lines, args.verbose)
+            raise               # said by main, which then ends at once (e.end_now)
         finally:
             if outlet is not None:
                 outlet.close()
-    print_report(report, caught.lines)
+            if warm_up is not None:
+                # never outlive the interpreter: importing PortAudio while it shuts
+                # down crashed one run in twenty (exit 139)
+                warm_up.join(WARM_UP_WAIT)
+    print_report(report, caught.lines, verbose=args.verbose)
     return 0
 
 
+def _said(lines, verbose: bool) -> None:
+    """What the sound system said while playing, with --verbose (after a failure)."""
+    if verbose:
+        for line in lines:
+            if line.strip():
+                print(f"guji: the sound system said: {line.strip()}", file=sys.stderr)
+
+
 #: play's own options, which 'guji render' does not take: without and with a value.
-_LIVE_FLAGS = ("--loop", "--quiet", "--json", "--no-audio", "--melodic")
+_LIVE_FLAGS = ("--loop", "--quiet", "--json", "--no-audio", "--melodic", "--verbose")
 _LIVE_VALUED = ("--device", "--latency", "--map", "--velocity")
 
 
@@ -144,23 +157,36 @@ def _render_advice(args: argparse.Namespace) -> str:
     return file_advice(["render", *kept], default_output(args.ids, None))
 
 
-def _warm_up_sound() -> None:
+#: Seconds the command waits at its end for the warm-up import to finish.
+WARM_UP_WAIT = 5.0
+
+
+def _warm_up_sound() -> threading.Thread:
     """Import sounddevice on a thread of its own now: PortAudio's start-up
     (probing the devices, ~80 ms) overlaps the loading of the patterns and the
-    voices, and the first sound comes sooner."""
+    voices, and the first sound comes sooner. The command joins the thread
+    before it ends (:data:`WARM_UP_WAIT`)."""
     def load() -> None:
         try:
             import sounddevice  # noqa: F401
         except Exception:         # said properly when the player asks for it
             pass
-    threading.Thread(target=load, name="guji-warm-up", daemon=True).start()
+    thread = threading.Thread(target=load, name="guji-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def _play(args: argparse.Namespace, what, outlet):
+    """The transport of the library (:func:`guji.live.make_transport`), run with the keys."""
+    from ...live import make_transport
     from ..live import run_transport
     outputs = _outputs(args, what, outlet)
-    transport = (_midi_transport(args, what, outlet, outputs) if args.no_audio
-                 else _audio_transport(args, what, outlet, outputs))
+    options = midi_options_from_args(args)
+    midi = {k: options[k] for k in ("keys", "velocities", "melodic") if k in options}
+    audio = {} if args.no_audio else dict(audio_options_from_args(args), device=args.device,
+                                          latency=args.latency)
+    transport = make_transport(what, audio=not args.no_audio, outlet=outlet,
+                               on_stroke=outputs.heard, **audio, **midi)
     return run_transport(transport, outputs)
 
 
@@ -176,45 +202,3 @@ def _outputs(args: argparse.Namespace, what, outlet):
     else:
         displays = [StrokeDisplay(sys.stderr, loop=isinstance(what, Loop))]
     return Outputs(displays, outlet)
-
-
-def _messages(args: argparse.Namespace, what):
-    """The timed MIDI messages of *what* and the messages to send first."""
-    from ...midi.events import Instruments, loop_messages, note_events, timed_messages
-    from ...timing.loop import Loop
-    options = midi_options_from_args(args)
-    live = {k: options[k] for k in ("keys", "velocities", "melodic") if k in options}
-    first = what.passes(0, 1) if isinstance(what, Loop) else what
-    setup = Instruments(first, **live).setup()
-    if isinstance(what, Loop):
-        return loop_messages(what, **live), setup
-    return timed_messages(note_events(what, **live)), setup
-
-
-def _audio_transport(args: argparse.Namespace, what, outlet, outputs):
-    """The live player of the sound (MIDI messages, if any, sent when heard)."""
-    from ...sound.play import feed_of
-    from ...sound.player import Player
-    from ...sound.ring import Scheduled
-    audio = audio_options_from_args(args)
-    feed = feed_of(what, **audio)
-    events = feed.events
-    if outlet is not None:
-        messages, setup = _messages(args, what)
-        for message in setup:
-            outlet.send(message)
-        frames = (Scheduled(round(m.time * feed.rate), m) for m in messages)
-        events = heapq.merge(frames, feed.events, key=lambda s: s.frame)
-    return Player(feed.blocks, events, rate=feed.rate, channels=feed.channels,
-                  device=args.device, latency=args.latency, on_heard=outputs.heard)
-
-
-def _midi_transport(args: argparse.Namespace, what, outlet, outputs):
-    """MIDI alone: notes (and the strokes to show) on their times from the clock."""
-    from ...midi.sender import MidiPlayer
-    from ...sound.feed import loop_soundings, soundings
-    from ...timing.loop import Loop
-    messages, setup = _messages(args, what)
-    strokes = loop_soundings(what) if isinstance(what, Loop) else soundings(what)
-    items = heapq.merge(messages, strokes, key=lambda item: item.time)
-    return MidiPlayer(outlet, items, setup=setup, on_time=outputs.heard)

@@ -1,4 +1,4 @@
-"""The values of a comparison: what :mod:`guji.timing.compare` builds.
+"""The values of a comparison: what :mod:`guji.compare.modes` builds.
 
 A :class:`Comparison` holds a :class:`~guji.timing.performance.Performance`
 (what every sink takes: the renderer, the MIDI writer, the player) and what a
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..text.notation import Pattern
-from .performance import Cue, Part, Performance, Timing
+from ..timing.performance import Cue, Part, Performance, Timing
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Comparison:
     Attributes
     ----------
     mode:
-        One of :data:`guji.timing.compare.MODES`.
+        One of :data:`guji.compare.modes.MODES`.
     patterns:
         The variants, A first.
     performance:

@@ -5,8 +5,8 @@ Each mode turns two or more patterns (A, B, C …) into a
 plus a schedule a person can read ("12.6 s  薛鼓 2 lijing-benyi …").
 Everything here is pure: the renderer, the MIDI writer and the player take
 :attr:`Comparison.performance` as they take any performance. The values
-built here (:class:`~guji.timing.comparison.Comparison`, its schedule lines
-and ``diff``'s marks) are :mod:`guji.timing.comparison`.
+built here (:class:`~guji.compare.comparison.Comparison`, its schedule lines
+and ``diff``'s marks) are :mod:`guji.compare.comparison`.
 
 Every variant is played with the same timing (rite, interval, repeat,
 count-in), and every part starts on a whole number of grid steps (slots) of
@@ -43,6 +43,7 @@ Modes
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Sequence
 
 from ..errors import UsageError
@@ -51,10 +52,10 @@ from ..text.grid import Column, Grid, align_many
 from ..text.names import letter, variant_names
 from ..text.notation import Pattern, Rite
 from .comparison import Comparison, Entry, Mark
-from .extent import check_parts
-from .layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack
-from .performance import Cue, Part, Performance, Timing
-from .score import Score
+from ..timing.extent import check_parts
+from ..timing.layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack
+from ..timing.performance import Cue, Part, Performance, Timing
+from ..timing.score import Score
 
 MODES = ("sequence", "alternate", "stereo", "diff")
 
@@ -123,7 +124,7 @@ def sequence(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparis
 
 def alternate(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     """Pass by pass, A then B (then C …), for ``timing.repeat`` rounds."""
-    from .layout import alternate as pass_by_pass
+    from ..timing.layout import alternate as pass_by_pass
     patterns = _check(patterns, "alternate")
     names = variant_names(patterns)
     performance = pass_by_pass(patterns, timing, names=names, gap=ALTERNATE_GAP_SLOTS,
@@ -286,9 +287,12 @@ def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score:
         k = position - first_played
         for p in range(score.repeat):
             idx = score.count_in + p * score.per_pass + k
-            t = max(0.0, score.time(idx) + offset * score.interval)
-            marks.append(Mark(t, p, kind, variant, i, text + (f" (pass {p + 1})" if score.repeat > 1 else "")))
-            cues.append(Cue(t, text))
+            # on the grid: the stroke's step, or half a step before or after it
+            cue = Cue(step=max(Fraction(0), score.step + idx + Fraction(offset)),
+                      interval=score.interval, label=text)
+            marks.append(Mark(cue.time, p, kind, variant, i,
+                              text + (f" (pass {p + 1})" if score.repeat > 1 else "")))
+            cues.append(cue)
     marks.sort(key=lambda m: (m.time is None, m.time or 0.0, m.a_index))
     cues.sort(key=lambda c: c.time)
     return tuple(marks), tuple(cues)

@@ -20,7 +20,6 @@ from typing import Any, Callable, Mapping
 
 from ..defaults import LATENCY, RATE
 from ..errors import GujiError
-from ..midi.events import Instruments, TimedMessage, loop_messages, note_events, timed_messages
 from ..timing.events import Onset, schedule
 from ..timing.loop import Loop
 
@@ -62,7 +61,7 @@ class Transport:
 
     def _heard(self, item, _when: float = 0.0) -> None:
         """The player's ``on_heard``: a MIDI message goes to the port, a stroke to the caller."""
-        if isinstance(item, TimedMessage):
+        if self.outlet is not None and not isinstance(item, Onset):     # a MIDI message
             self.outlet.send(item.message)
             return
         self.heard += 1
@@ -119,6 +118,7 @@ class Transport:
 
 def _messages(what, options: Mapping) -> tuple[Any, list]:
     """The timed MIDI messages of *what* (endless for a loop) and those to send first."""
+    from ..midi.events import Instruments, loop_messages, note_events, timed_messages
     first = what.passes(0, 1) if isinstance(what, Loop) else what
     setup = Instruments(first, **options).setup()
     if isinstance(what, Loop):

@@ -34,7 +34,9 @@ LAYERS = {
     "views": {"text", "timing", "sound", "midi"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet"},
+    # the studio: a local web app on the readings, drawings and sound of the stages before it
+    "studio": {"text", "timing", "midi", "sound", "views", "sheet"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "studio"},
 }
 
 

@@ -323,6 +323,36 @@
   }
 
   // -- hearing them: one clock ---------------------------------------------------------
+  // guji's 16-bit WAV as an AudioBuffer, sample for sample (n / 32768, as soundfile and
+  // libsndfile read it; decodeAudioData would scale by 1/32767 and resample).
+  function wavBuffer(ctx, data) {
+    var view = new DataView(data), at = 12, channels = 0, rate = 0, bits = 0, body = null;
+    if (view.getUint32(0, false) !== 0x52494646 || view.getUint32(8, false) !== 0x57415645) {
+      throw new Error("the studio's audio is not a WAV file");
+    }
+    while (at + 8 <= data.byteLength) {
+      var id = view.getUint32(at, false), size = view.getUint32(at + 4, true);
+      if (id === 0x666d7420) {            // "fmt "
+        channels = view.getUint16(at + 10, true);
+        rate = view.getUint32(at + 12, true);
+        bits = view.getUint16(at + 22, true);
+      } else if (id === 0x64617461) {     // "data"
+        body = [at + 8, Math.min(size, data.byteLength - at - 8)];
+        break;
+      }
+      at += 8 + size + (size & 1);
+    }
+    if (!body || bits !== 16 || !channels) { throw new Error("the studio's audio is not 16-bit PCM"); }
+    var frames = Math.floor(body[1] / (2 * channels));
+    var buffer = ctx.createBuffer(channels, Math.max(frames, 1), rate);
+    var pcm = new Int16Array(data, body[0], frames * channels);
+    for (var c = 0; c < channels; c++) {
+      var out = buffer.getChannelData(c);
+      for (var i = 0; i < frames; i++) { out[i] = pcm[i * channels + c] / 32768; }
+    }
+    return buffer;
+  }
+
   var player = {
     ctx: null, buffers: [], modeBuffers: {}, sources: [], gains: [], active: 0, startAt: 0,
     playing: false, loopFrames: 0, switches: [], frame: 0, lit: [], log: [],
@@ -333,6 +363,14 @@
       }
       return this.ctx;
     },
+    // Everything the page plays passes here on its way out (a tap may listen to it).
+    output: function () {
+      if (!this.master) {
+        this.master = this.ctx.createGain();
+        this.master.connect(this.ctx.destination);
+      }
+      return this.master;
+    },
     load: function (view, req) {
       var self = this, ctx = this.context();
       this.view = view;
@@ -342,8 +380,7 @@
       this.ready = Promise.all(view.readings.map(function (r, i) {
         var body = Object.assign({ index: i }, req);
         return api("/api/audio", body, true).then(function (res) { return res.arrayBuffer(); })
-          .then(function (data) { return ctx.decodeAudioData(data); })
-          .then(function (buffer) { self.buffers[i] = buffer; });
+          .then(function (data) { self.buffers[i] = wavBuffer(ctx, data); });
       }));
       this.ready.catch(failed);
       return this.ready;
@@ -354,7 +391,7 @@
         var body = Object.assign({ mode: mode }, state.request);
         this.modeBuffers[mode] = api("/api/mode-audio", body, true)
           .then(function (res) { return res.arrayBuffer(); })
-          .then(function (data) { return self.context().decodeAudioData(data); });
+          .then(function (data) { return wavBuffer(self.context(), data); });
       }
       return this.modeBuffers[mode];
     },
@@ -363,6 +400,7 @@
     // exact frames (*switches*). The same for the page's clock and an offline rendering.
     build: function (ctx, buffers, startAt, switches, first, loopFrames) {
       var rate = ctx.sampleRate, sources = [], gains = [];
+      var out = ctx === this.ctx ? this.output() : ctx.destination;
       buffers.forEach(function (buffer, i) {
         var src = ctx.createBufferSource(), gain = ctx.createGain();
         src.buffer = buffer;
@@ -372,7 +410,7 @@
           gain.gain.setValueAtTime(i === s.to ? 1 : 0, startAt + (s.frame - 0.5) / rate);
         });
         src.connect(gain);
-        gain.connect(ctx.destination);
+        gain.connect(out);
         src.start(startAt);
         sources.push(src);
         gains.push(gain);

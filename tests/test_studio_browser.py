@@ -1,0 +1,290 @@
+"""The studio in a real headless Chromium (Playwright, Debian's /usr/bin/chromium).
+
+What a user does, done for real against a running studio: paste a text with a
+typo (the error marked at its line and column, with ``guji scan``'s message),
+fix it (the patterns appear, with their ids); choose ``lu:1`` and
+``lu:1@wuli-tongkao``, play, switch A→B while it plays — the audio leaving the
+page's graph (tapped live with a ScriptProcessor on the page's output, and
+the same schedule rendered by an OfflineAudioContext) is ``guji render`` of A
+up to the switch's stroke and of B from it, sample for sample, with no gap;
+the stroke lit matches the audio clock (less its output latency) within
+30 ms; each export downloads the bytes the command writes.
+
+Chromium gets ``PULSE_SERVER=unix:/nonexistent``: with a PulseAudio server
+reachable its audio clock stalls; without one it runs on its own clock.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from guji.studio.documents import Library
+from guji.studio.server import start
+
+import tools
+from test_page import BROWSER, BROWSER_ARGS
+from test_studio import FIXED, TYPO
+
+GUJI = str(Path(sys.executable).with_name("guji"))
+A, B = "edition:liji-zhengyi|lu:1|", "edition:wuli-tongkao|lu:1|"
+INTERVAL = 0.25
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
+    tools.file(BROWSER, "apt-get install chromium")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS,
+                               env={**os.environ, "PULSE_SERVER": "unix:/nonexistent"})
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def studio():
+    server, thread = start(Library())
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def _open(browser, studio, *, bypass_csp: bool, width: int = 1280):
+    """The studio's page in a fresh context, its errors collected in ``.problems``.
+    *bypass_csp* lets the test's own probes (``wait_for_function``) evaluate
+    strings, which the studio's Content-Security-Policy forbids its page."""
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  accept_downloads=True, bypass_csp=bypass_csp)
+    p = context.new_page()
+    problems: list[str] = []
+    p.on("pageerror", lambda e: problems.append(str(e)))
+    p.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    p.goto(studio.url)
+    p.locator("#readings input").first.wait_for()      # the editions listed: ready
+    p.problems = problems
+    return context, p
+
+
+@pytest.fixture
+def page(browser, studio):
+    """The page as a user has it: under its Content-Security-Policy."""
+    context, p = _open(browser, studio, bypass_csp=False)
+    try:
+        yield p
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def probed(browser, studio):
+    """The page with the test's probes allowed (see :func:`_open`)."""
+    context, p = _open(browser, studio, bypass_csp=True)
+    try:
+        yield p
+    finally:
+        context.close()
+
+
+def test_a_typo_then_the_fix(page, tmp_path):
+    page.fill("#editor", TYPO)
+    error = page.locator("#problems .problem.error")
+    error.wait_for()
+    assert (error.get_attribute("data-line"), error.get_attribute("data-column")) == ("4", "9")
+    (tmp_path / "pasted.txt").write_text(TYPO, encoding="utf-8")
+    said = subprocess.run([GUJI, "scan", "pasted.txt"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert error.inner_text().splitlines()[0] == "error: " + said.stderr.splitlines()[0][6:]
+    # marked in place: the very character
+    assert page.locator("#marked .error").inner_text() == "o"
+    page.fill("#editor", FIXED)
+    page.locator("#found > li").nth(1).wait_for()
+    ids = page.eval_on_selector_all("#found > li", "els => els.map(e => e.dataset.id)")
+    assert ids == ["lu:1@pasted.txt", "xue:1@pasted.txt"]
+    assert page.locator("#problems .error").count() == 0
+    badges = page.eval_on_selector_all("#marked .pid", "els => els.map(e => e.textContent)")
+    assert badges == ["lu:1", "xue:1"]
+    # the badge stands right before the pattern's first stroke
+    first = page.eval_on_selector("#marked .pid", "e => e.nextSibling.textContent")
+    assert first == "○"
+    assert page.problems == []
+
+
+def _choose(page, refs, interval=INTERVAL):
+    page.fill("#interval", str(interval))
+    page.dispatch_event("#interval", "change")
+    for ref in refs:
+        page.check(f'#readings input[value="{ref}"]')
+    page.wait_for_function(f"window.gujiStudio.player.view && "
+                           f"window.gujiStudio.player.view.readings.length === {len(refs)}")
+    page.wait_for_function("window.gujiStudio.player.ready && "
+                           "window.gujiStudio.player.buffers.length === "
+                           f"{len(refs)} && window.gujiStudio.player.buffers.every(b => b)")
+
+
+def _render(tmp_path, pattern_id, name):
+    subprocess.run([GUJI, "render", pattern_id, "--rite", "she", "--interval", str(INTERVAL),
+                    "-o", name], cwd=tmp_path, check=True, capture_output=True)
+    return sf.read(str(tmp_path / name), dtype="float32", always_2d=True)[0]
+
+
+TAP = """() => {
+  const p = window.gujiStudio.player, ctx = p.context();
+  const sp = ctx.createScriptProcessor(4096, 2, 2);
+  window.tapped = {blocks: []};
+  sp.onaudioprocess = e => {
+    const b = e.inputBuffer;
+    window.tapped.blocks.push({l: new Float32Array(b.getChannelData(0)),
+                               r: new Float32Array(b.getChannelData(1))});
+  };
+  p.output().connect(sp);
+  sp.connect(ctx.destination);
+  window.tapNode = sp;
+}"""
+
+TAPPED = """() => {
+  const p = window.gujiStudio.player, blocks = window.tapped.blocks;
+  const n = blocks.reduce((s, b) => s + b.l.length, 0);
+  const out = new Float32Array(2 * n);
+  let at = 0;
+  for (const b of blocks) {
+    for (let i = 0; i < b.l.length; i++) { out[2 * (at + i)] = b.l[i]; out[2 * (at + i) + 1] = b.r[i]; }
+    at += b.l.length;
+  }
+  const bytes = new Uint8Array(out.buffer);
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 32768) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
+  }
+  return {data: btoa(s)};
+}"""
+
+OFFLINE = """() => window.gujiStudio.player.renderOffline().then(buf => {
+  const l = buf.getChannelData(0), r = buf.getChannelData(1), out = new Float32Array(2 * l.length);
+  for (let i = 0; i < l.length; i++) { out[2 * i] = l[i]; out[2 * i + 1] = r[i]; }
+  const bytes = new Uint8Array(out.buffer);
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 32768) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
+  }
+  return btoa(s);
+})"""
+
+LIT = """() => {
+  const p = window.gujiStudio.player, ctx = p.ctx;
+  const heard = ctx.currentTime - (ctx.outputLatency || 0);
+  const lit = Array.from(document.querySelectorAll('#source [data-stroke].sounding'))
+    .map(e => e.dataset.stroke);
+  return {frame: (heard - p.startAt) * ctx.sampleRate, lit: lit, playing: p.playing};
+}"""
+
+
+def _floats(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), dtype=np.float32).reshape(-1, 2)
+
+
+def test_switching_a_to_b_while_playing(probed, tmp_path):
+    page = probed
+    _choose(page, [A, B])
+    view = page.evaluate("window.gujiStudio.player.view")
+    onsets = view["readings"][0]["onsets"]
+    a = _render(tmp_path, "lu:1@liji-zhengyi", "a.wav")
+    b = _render(tmp_path, "lu:1@wuli-tongkao", "b.wav")
+    page.evaluate(TAP)
+    page.focus("#play")
+    page.keyboard.press("Space")
+    page.wait_for_function("window.gujiStudio.player.playing")
+    # switch while stroke 2 sounds: B from stroke 3 on (the one scheduled next)
+    page.wait_for_function(f"(() => {{ const p = window.gujiStudio.player; return "
+                           f"(p.ctx.currentTime - p.startAt) * 48000 > {onsets[2] + 2400}; }})()")
+    lits = []
+    page.focus("#stop")
+    page.keyboard.press("b")
+    switch = page.evaluate("window.gujiStudio.player.switches[0]")
+    assert switch["to"] == 1 and switch["frame"] in onsets[3:5]
+    # the light, sampled against the audio clock while it plays
+    while True:
+        got = page.evaluate(LIT)
+        if not got["playing"] or got["frame"] > len(a) + 4800:
+            break
+        lits.append(got)
+        page.wait_for_timeout(37)
+    page.wait_for_function("!window.gujiStudio.player.playing", timeout=30000)
+    _check_light(lits, onsets, switch, 30 / 1000 * 48000)
+    cut = switch["frame"]
+    expected = np.concatenate([a[:cut], b[cut:]])
+    assert not np.array_equal(a[cut:], b[cut:])          # B is heard: it differs after the cut
+    offline = _floats(page.evaluate(OFFLINE))
+    assert np.array_equal(offline[:len(expected)], expected)
+    # The live tap: the ScriptProcessor's blocks come in order, none dropped, but its
+    # playbackTime is approximate (blocks 3840/4352 frames apart): the music is found by
+    # its first sample instead (A's first is not 0; before it the graph is silent), and
+    # from there every sample must be the expected one — a gap or a click would break it.
+    live = _floats(page.evaluate(TAPPED)["data"])
+    assert np.any(expected[0] != 0)
+    first = int(np.flatnonzero(np.any(live != 0, axis=1))[0])
+    audio = live[first:]
+    assert len(audio) >= len(expected)
+    assert np.array_equal(audio[:len(expected)], expected)
+    assert page.problems == []
+
+
+def _check_light(lits, onsets, switch, tolerance):
+    """Every sample of the lit stroke is the stroke the audio clock is at, within *tolerance*
+    frames: started before the heard frame (+ tolerance), the next not yet (- tolerance)."""
+    checked = 0
+    for got in lits:
+        frame = got["frame"]
+        if frame < 0 or frame > onsets[-1] + 48000 * INTERVAL or not got["lit"]:
+            continue
+        row = 1 if frame >= switch["frame"] + tolerance else 0 if frame < switch["frame"] - tolerance else None
+        (key,) = got["lit"]
+        r, k = map(int, key.split("-"))
+        if row is not None:
+            assert r == row, got
+        assert onsets[k] <= frame + tolerance, (got, onsets[k])
+        if k + 1 < len(onsets):
+            assert onsets[k + 1] > frame - tolerance, (got, onsets[k + 1])
+        checked += 1
+    assert checked >= 10, lits
+
+
+EXPORTS = {
+    "midi": ["compare", "--mode", "diff", "--rite", "she", "-o", "x.mid"],
+    "wav": ["compare", "--mode", "diff", "--rite", "she", "--no-midi", "-o", "x.wav"],
+    "flac": ["compare", "--mode", "diff", "--rite", "she", "--no-midi", "-o", "x.flac"],
+    "ogg": ["compare", "--mode", "diff", "--rite", "she", "--no-midi", "-o", "x.ogg"],
+    "musicxml": ["sheet", "--rite", "she", "-o", "x.musicxml"],
+    "ly": ["sheet", "--rite", "she", "-o", "x.ly"],
+    "svg": ["sheet", "--rite", "she", "-o", "x.svg"],
+    "page": ["page", "--rite", "she", "--single-file", "-o", "x.html"],
+    "json": ["compare", "--mode", "diff", "--rite", "she", "--json"],
+}
+
+
+def test_each_export_has_the_commands_bytes(probed, tmp_path):
+    page = probed
+    _choose(page, [A, B], interval=0.6)
+    page.check('input[name=mode][value="diff"]')
+    ids = ["lu:1@liji-zhengyi", "lu:1@wuli-tongkao"]
+    for kind, words in EXPORTS.items():
+        with page.expect_download(timeout=120000) as got:
+            page.click(f'#exports button[data-kind="{kind}"]')
+        path = got.value.path()
+        args = [words[0], *ids, *words[1:]]
+        done = subprocess.run([GUJI, *args], cwd=tmp_path, capture_output=True, check=True)
+        want = done.stdout if kind == "json" else (tmp_path / words[-1]).read_bytes()
+        assert Path(path).read_bytes() == want, kind
+    assert page.problems == []

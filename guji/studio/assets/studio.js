@@ -30,6 +30,21 @@
     m.hidden = !text;
   }
   function failed(e) { say(e && e.message ? e.message : String(e)); }
+  // *text* as nodes, its runs of Chinese (and the drums' glyphs) marked lang="zh-Hant".
+  function zh(text) {
+    var frag = document.createDocumentFragment(), re = /[\u3000-\u9fff\uf900-\ufaff○□―·]+/g;
+    var at = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > at) { frag.appendChild(document.createTextNode(text.slice(at, m.index))); }
+      var span = document.createElement("span");
+      span.setAttribute("lang", "zh-Hant");
+      span.textContent = m[0];
+      frag.appendChild(span);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) { frag.appendChild(document.createTextNode(text.slice(at))); }
+    return frag;
+  }
 
   // -- the text ---------------------------------------------------------------------
   var timer = 0, reading = 0, lastText = null;
@@ -209,8 +224,7 @@
       var fs = document.createElement("fieldset");
       fs.className = "readings-group";
       var legend = document.createElement("legend");
-      legend.textContent = g.title;
-      legend.setAttribute("lang", "zh-Hant");
+      legend.appendChild(zh(g.title));
       fs.appendChild(legend);
       g.patterns.forEach(function (p) {
         addChoice(fs, p.ref, p.id, p.label);
@@ -319,7 +333,8 @@
     var pre = $("schedule"), view = state.view;
     var mode = view && view.modes[state.mode];
     pre.hidden = !mode;
-    pre.textContent = mode ? mode.schedule.join("\n") : "";
+    pre.textContent = "";
+    if (mode) { pre.appendChild(zh(mode.schedule.join("\n"))); }
   }
 
   // -- hearing them: one clock ---------------------------------------------------------

@@ -152,10 +152,11 @@ def pattern_json(p: Pattern, key: str) -> dict:
     }
 
 
-def reading_json(doc: Document) -> dict:
-    """What the page shows of *doc*: patterns, warnings, the error (as the CLI words them)."""
-    out = {"key": doc.key, "name": doc.name, "encoding": doc.encoding, "text": doc.text,
-           "patterns": [],
+def reading_json(doc: Document, text: bool = False) -> dict:
+    """What the page shows of *doc*: patterns, warnings, the error (as the CLI words them);
+    with *text*, the text too (the page has it already after an edit)."""
+    out = {"key": doc.key, "name": doc.name, "encoding": doc.encoding,
+           "text": doc.text if text else None, "patterns": [],
            "notices": [], "error": None}
     if doc.error is not None:
         e = doc.error

@@ -26,6 +26,7 @@ Every error is one line of JSON (``{"error": …}``) that the page shows.
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -78,6 +79,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format, *args) -> None:     # quiet: errors reach the page
         pass
+
+    def setup(self) -> None:
+        super().setup()
+        # headers and body are two writes: without this, Nagle's algorithm holds the body
+        # for the client's delayed ACK, 40 ms an answer on a kept-alive connection
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def do_GET(self) -> None:
         self._handle("GET")
@@ -146,7 +153,7 @@ def _asset(name: str) -> Callable[[Handler, dict], None]:
 
 
 def _state(h: Handler, query) -> None:
-    h._json(200, {"documents": [reading_json(d) for d in h.server.library.documents()],
+    h._json(200, {"documents": [reading_json(d, text=True) for d in h.server.library.documents()],
                   "editions": editions_json()})
 
 
@@ -161,7 +168,7 @@ def _paste(h: Handler, query) -> None:
 
 def _open(h: Handler, query) -> None:
     name = (query.get("name") or ["opened.txt"])[0]
-    h._json(200, reading_json(h.server.library.add_bytes(name, h.body())))
+    h._json(200, reading_json(h.server.library.add_bytes(name, h.body()), text=True))
 
 
 def _edit(h: Handler, query) -> None:

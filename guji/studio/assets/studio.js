@@ -47,10 +47,13 @@
   }
 
   // -- the text ---------------------------------------------------------------------
-  var timer = 0, reading = 0, lastText = null;
+  // Typing re-reads the text once it pauses for DEBOUNCE ms (each answer older than the
+  // last question is dropped).
+  var DEBOUNCE = 40, timer = 0, reading = 0, lastText = null, inputAt = 0;
   function textChanged() {
+    inputAt = inputAt || performance.now();
     window.clearTimeout(timer);
-    timer = window.setTimeout(readText, 150);
+    timer = window.setTimeout(readText, DEBOUNCE);
   }
   function readText() {
     var text = $("editor").value;
@@ -64,7 +67,9 @@
     call.then(function (doc) {
       if (asked !== reading) { return; }
       showDocument(doc);
-      window.gujiStudio.lastRead = performance.now() - started;
+      var now = performance.now();
+      window.gujiStudio.lastRead = { server: now - started, sinceKey: inputAt ? now - inputAt : null };
+      inputAt = 0;
     }).catch(failed);
   }
   function addDocOption(doc) {
@@ -459,7 +464,8 @@
         self.log = [];
         self.sources[0].onended = function () { if (self.sources === g.sources) { self.ended(); } };
         window.gujiStudio.playLatency = { pressed: pressed, startAt: self.startAt,
-          scheduledAt: performance.now(), contextTime: ctx.currentTime };
+          scheduledAt: performance.now(), contextTime: ctx.currentTime,
+          outputLatency: ctx.outputLatency || 0, baseLatency: ctx.baseLatency || 0 };
         $("play").textContent = "Pause";
         self.follow();
       });

@@ -277,3 +277,16 @@ def test_the_assets_ship_in_the_wheel():
     assert sorted(p.name for p in folder.iterdir()) == ["index.html", "studio.css", "studio.js"]
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert "http:" not in page and "https:" not in page       # nothing from the network
+
+
+@pytest.mark.parametrize("mode", ["stereo", "diff"])
+def test_a_compare_mode_sounds_as_the_command_writes_it(studio, tmp_path, mode):
+    refs = ["edition:liji-zhengyi|lu:1|", "edition:wuli-tongkao|lu:1|"]
+    timing = {"rite": "she", "interval": 0.2}
+    status, data, r = ask(studio, "POST", "/api/mode-audio",
+                          {"readings": refs, "timing": timing, "mode": mode})
+    assert status == 200 and r.getheader("Content-Type") == "audio/wav"
+    subprocess.run([GUJI, "compare", "lu:1@liji-zhengyi", "lu:1@wuli-tongkao", "--mode", mode,
+                    "--rite", "she", "--interval", "0.2", "--no-midi", "-o", "x.wav"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    assert data == (tmp_path / "x.wav").read_bytes()

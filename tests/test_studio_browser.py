@@ -288,3 +288,38 @@ def test_each_export_has_the_commands_bytes(probed, tmp_path):
         want = done.stdout if kind == "json" else (tmp_path / words[-1]).read_bytes()
         assert Path(path).read_bytes() == want, kind
     assert page.problems == []
+
+
+VARIANT = "鼓：\n○□○○□□○□(一本作○)○○□半○□○□○○○□□○□○ 魯鼓\n○□○○□□○○半○□○○□○○○○□○□○ 薛鼓\n"
+
+
+def test_a_variant_note_its_witness_and_a_pasted_export(probed, tmp_path):
+    page = probed
+    page.fill("#editor", VARIANT)
+    page.locator("#found > li").nth(1).wait_for()
+    assert page.locator("#marked .note").first.inner_text() == "(一本作○)"
+    witness = page.locator("#found > li").first.locator("li")
+    assert witness.inner_text() == "witness 一本: lu:1@pasted.txt~一本 ○□○○□□○○○○□半○□○□○○○□□○□○"
+    key = page.evaluate("window.gujiStudio.state.doc")
+    refs = [f"{key}|lu:1|", f"{key}|lu:1|一本"]
+    _choose(page, refs, interval=0.6)
+    assert page.locator("#alignments h3").inner_text() == ("A against B: 1 substitution, 0 insertions, 0 deletions "
+                                                          "(edit distance 1, from A)")
+    with page.expect_download() as got:
+        page.click('#exports button[data-kind="json"]')
+    (tmp_path / "pasted.txt").write_text(VARIANT, encoding="utf-8")
+    done = subprocess.run([GUJI, "compare", "lu:1@pasted.txt", "lu:1@pasted.txt~一本", "--rite",
+                           "she", "--json"], cwd=tmp_path, capture_output=True, check=True)
+    assert Path(got.value.path()).read_bytes() == done.stdout
+    assert page.problems == []
+
+
+def test_an_error_is_one_message_in_the_page(probed):
+    page = probed
+    _choose(page, [A])
+    page.fill("#repeat", "0")
+    page.dispatch_event("#repeat", "change")
+    message = page.locator("#message")
+    message.wait_for()
+    assert message.get_attribute("role") == "alert"
+    assert message.inner_text().count("\n") == 0 and "repeat" in message.inner_text()

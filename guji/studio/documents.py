@@ -134,6 +134,14 @@ def _plain_name(name: str) -> str:
     return Path(name.replace("\\", "/")).name or "opened.txt"
 
 
+def _unique(notes: list) -> list:
+    """The notes in text order, each once (a note may give several witnesses' readings)."""
+    seen: dict[int, object] = {}
+    for n in notes:
+        seen.setdefault(n.location.offset, n)
+    return [seen[k] for k in sorted(seen)]
+
+
 def pattern_json(p: Pattern, key: str) -> dict:
     """A pattern for the page: its id, ref, where its glyphs stand, its notes."""
     strokes = [[s.location.offset, len(s.raw), s.drum.value] for s in p.strokes]
@@ -144,7 +152,8 @@ def pattern_json(p: Pattern, key: str) -> dict:
         "half": p.half_location.offset,
         "label_at": p.label_location.offset if p.label_location else None,
         "notes": [{"text": n.text, "line": n.location.line, "column": n.location.column,
-                   "offset": n.location.offset} for n in p.notes],
+                   "offset": n.location.offset}
+                  for n in _unique([*p.notes, *(n for v in p.variants for n in v.notes)])],
         "variants": [{"witness": v.witness, "id": v.id, "notation": v.notation(),
                       "ref": f"{key}|{p.tradition.slug}:{p.diagram}|{v.witness}"}
                      for v in p.variants],

@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,64 @@ def test_a_compare_mode_sounds_as_the_command_writes_it(studio, tmp_path, mode):
                     "--rite", "she", "--interval", "0.2", "--no-midi", "-o", "x.wav"],
                    cwd=tmp_path, check=True, capture_output=True)
     assert data == (tmp_path / "x.wav").read_bytes()
+
+
+def _undated(pdf: bytes) -> bytes:
+    """A PDF with its creation and modification times and its /ID (made from the time)
+    blanked: LilyPond's PDF of the same score differs in those alone, run to run."""
+    import re
+    pdf = re.sub(rb"(/CreationDate|/ModDate)\s*\(D:[^)]*\)", rb"\1()", pdf)
+    pdf = re.sub(rb"<xmp:(CreateDate|ModifyDate|MetadataDate)>[^<]*<", rb"<xmp:\1><", pdf)
+    pdf = re.sub(rb"uuid:[0-9a-f-]+", b"uuid:", pdf)
+    string = rb"(?:<[0-9A-Fa-f]*>|\((?:\\.|[^\\)])*\))"
+    return re.sub(rb"/ID\s*\[\s*" + string + rb"\s*" + string + rb"\s*\]", rb"/ID[]", pdf)
+
+
+def test_a_pdf_export_is_the_commands(studio, tmp_path):
+    import tools
+    tools.require("lilypond")
+    refs = ["edition:liji-zhengyi|lu:1|"]
+    status, data, r = ask(studio, "POST", "/api/export",
+                          {"readings": refs, "timing": {"rite": "she"}, "kind": "pdf"})
+    assert status == 200 and r.getheader("Content-Type") == "application/pdf"
+    subprocess.run([GUJI, "sheet", "lu:1@liji-zhengyi", "--rite", "she", "-o", "x.pdf"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    want = (tmp_path / "x.pdf").read_bytes()
+    assert data.startswith(b"%PDF")
+    assert _undated(data) == _undated(want)
+
+
+def test_a_drum_left_out_sounds_as_the_command_writes_it(studio, tmp_path):
+    refs = ["edition:liji-zhengyi|lu:1|"]
+    status, data, _ = ask(studio, "POST", "/api/audio",
+                          {"readings": refs, "timing": {"rite": "she", "interval": 0.2},
+                           "solo": "big", "index": 0})
+    assert status == 200
+    subprocess.run([GUJI, "render", "lu:1", "--rite", "she", "--interval", "0.2", "--solo",
+                    "big", "-o", "x.wav"], cwd=tmp_path, check=True, capture_output=True)
+    assert data == (tmp_path / "x.wav").read_bytes()
+
+
+def test_the_command_opens_the_browser(tmp_path):
+    """Without --no-browser the address goes to the browser ($BROWSER here: a script
+    that writes down what it was given), and the studio serves it."""
+    seen = tmp_path / "seen.txt"
+    opener = tmp_path / "opener"
+    opener.write_text(f"#!/bin/sh\necho \"$1\" > {seen}\n")
+    opener.chmod(0o755)
+    proc = subprocess.Popen([GUJI, "studio"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, BROWSER=f"{opener} %s", PYTHONUNBUFFERED="1"))
+    try:
+        url = proc.stdout.readline().split(": ", 1)[1].strip()
+        for _ in range(100):
+            if seen.exists() and seen.read_text().strip():
+                break
+            time.sleep(0.1)       # the browser is another process: its file, polled
+        assert seen.read_text().strip() == url
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -323,3 +323,53 @@ def test_an_error_is_one_message_in_the_page(probed):
     message.wait_for()
     assert message.get_attribute("role") == "alert"
     assert message.inner_text().count("\n") == 0 and "repeat" in message.inner_text()
+
+
+def test_an_opened_file_looped_lights_its_own_text(probed, tmp_path):
+    """A GB18030 file opened in the page (its bytes sent, decoded as guji decodes files),
+    one of its readings looped: the light follows the audio clock round the loop, in the
+    text itself as in the drawing."""
+    page = probed
+    notes = tmp_path / "筆記.txt"
+    notes.write_bytes(FIXED.encode("gb18030"))
+    page.set_input_files("#open", str(notes))
+    page.locator("#found > li").nth(1).wait_for()
+    assert page.locator("#status").inner_text().endswith("(gb18030)")
+    assert page.input_value("#editor") == FIXED
+    key = page.evaluate("window.gujiStudio.state.doc")
+    page.check("#loop")
+    _choose(page, [f"{key}|lu:1|"], interval=0.1)
+    view = page.evaluate("window.gujiStudio.player.view")
+    onsets, loop = view["readings"][0]["onsets"], round(view["readings"][0]["duration"] * 48000)
+    page.click("#play")
+    page.wait_for_function("window.gujiStudio.player.playing")
+    seen = []
+    while True:
+        got = page.evaluate("""() => { const p = window.gujiStudio.player, c = p.ctx;
+            return {frame: (c.currentTime - (c.outputLatency || 0) - p.startAt) * c.sampleRate,
+                    text: Array.from(document.querySelectorAll('#marked .sounding'))
+                               .map(e => e.dataset.textStroke),
+                    lit: Array.from(document.querySelectorAll('#source .sounding'))
+                              .map(e => e.dataset.stroke), playing: p.playing}; }""")
+        if got["frame"] > 2.5 * loop:
+            break
+        seen.append(got)
+        page.wait_for_timeout(29)
+    assert got["playing"], "the loop stopped"
+    page.click("#stop")
+    tolerance = 0.03 * 48000
+    checked = 0
+    for got in seen:
+        frame = got["frame"] % loop
+        if got["frame"] < 0 or not got["lit"]:
+            continue
+        (key_lit,) = got["lit"]
+        k = int(key_lit.split("-")[1])
+        assert got["text"] == [f"{key}|lu:1|#{k}"]
+        # the heard frame lies in the lit stroke's span, within the tolerance, round the loop
+        span = (onsets[k + 1] if k + 1 < len(onsets) else loop) - onsets[k]
+        since = (frame - onsets[k]) % loop
+        assert since <= span + tolerance or since >= loop - tolerance, (got, k)
+        checked += 1
+    assert checked >= 20 and max(g["frame"] for g in seen) > 1.5 * loop
+    assert page.problems == []

@@ -352,3 +352,20 @@ def test_the_command_opens_the_browser(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_bounded_work(studio):
+    """What the studio holds in memory is bounded: 15 minutes of music a reading (the
+    commands go further, in blocks), 64 texts a session."""
+    from guji.studio.documents import MOST_DOCUMENTS
+    long = {"readings": ["edition:liji-zhengyi|lu:1|"], "timing": {"rite": "she", "repeat": 70}}
+    for path in ("/api/view", "/api/audio", "/api/export"):
+        status, answer, _ = ask(studio, "POST", path, {**long, "kind": "wav", "index": 0})
+        assert status == 400, path
+        assert answer["error"].startswith("that is 16.1 min of music: the studio plays up to "
+                                          "15 min"), answer
+    for n in range(MOST_DOCUMENTS):
+        assert ask(studio, "POST", "/api/paste", {"text": "○", "name": f"../{n}.txt"})[0] == 200
+    assert {d.name for d in studio.library.documents()} == {f"{n}.txt" for n in range(64)}
+    status, answer, _ = ask(studio, "POST", "/api/paste", {"text": "○"})
+    assert status == 400 and "64 texts already" in answer["error"]

@@ -52,6 +52,10 @@ def read_document(key: str, name: str, text: str, encoding: str = "utf-8",
         return Document(key, name, text, encoding, None, e, on_disk)
 
 
+#: The most texts one session holds (each within :attr:`guji.limits.Limits.text_bytes`).
+MOST_DOCUMENTS = 64
+
+
 class Library:
     """The documents of one studio session (thread-safe: one lock)."""
 
@@ -65,8 +69,14 @@ class Library:
 
     def add(self, kind: str, name: str, text: str, encoding: str = "utf-8",
             on_disk: bool = False) -> Document:
-        """A new document of *kind* (``file``, ``paste``)."""
+        """A new document of *kind* (``file``, ``paste``); a name the page gives is
+        reduced to its last part (never a path)."""
+        if not on_disk:
+            name = _plain_name(name)
         with self._lock:
+            if len(self._docs) >= MOST_DOCUMENTS:
+                raise UsageError(f"this studio holds {MOST_DOCUMENTS} texts already: start "
+                                 "guji studio again for more")
             self._count += 1
             key = f"{kind}:{self._count}"
         doc = read_document(key, name, text, encoding, on_disk)

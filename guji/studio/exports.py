@@ -25,7 +25,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..timing.compare import MODES
 from .documents import Library
-from .views import Request
+from .views import Request, checked_length, reading_performance
 
 #: Export kinds → (file extension, MIME type).
 KINDS = {
@@ -77,6 +77,11 @@ def run_export(library: Library, request: Request, kind: str, mode: str | None) 
     ext, mime = KINDS.get(kind, (None, None))
     if ext is None:
         raise UsageError(f"unknown export {kind!r}: use one of {', '.join(KINDS)}")
+    if mode in MODES and len(request.refs) >= 2:
+        from ..timing.compare import compare
+        checked_length(compare(request.patterns(library), mode, request.timing).performance)
+    for ref in request.refs:                    # what is on screen, within what it plays
+        reading_performance(library.pattern(ref), request)
     with tempfile.TemporaryDirectory(prefix="guji-export-") as tmp:
         ids = [_command_id(library, ref, Path(tmp)) for ref in request.refs]
         name = "guji-" + ("-".join(i.split("@")[0].replace(":", "") for i in ids))[:60]

@@ -44,6 +44,8 @@ from .views import Request, mode_wav, reading_wav, view_json
 #: The files of the page (name → MIME type), read from ``guji/studio/assets``.
 ASSETS = {"studio.js": "text/javascript; charset=utf-8",
           "studio.css": "text/css; charset=utf-8"}
+#: Renders and exports at once (the rest wait): the machine's cores are the user's too.
+WORKERS = 2
 #: What the page may load and run: only the studio's own files.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; "
@@ -55,7 +57,8 @@ def asset(name: str) -> bytes:
 
 
 class Studio(ThreadingHTTPServer):
-    """A studio session: the server, its *library* of texts and its *token*."""
+    """A studio session: the server, its *library* of texts and its *token*.
+    Renders and exports run :data:`WORKERS` at a time; other requests wait their turn."""
 
     daemon_threads = True
 
@@ -65,6 +68,7 @@ class Studio(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", port), Handler)
         self.port = self.server_address[1]
         self.limits = limits.current()          # the limits in force when started
+        self.work = threading.BoundedSemaphore(WORKERS)
 
     @property
     def url(self) -> str:
@@ -76,6 +80,7 @@ class Handler(BaseHTTPRequestHandler):
 
     server: Studio
     protocol_version = "HTTP/1.1"
+    timeout = 120                   # an idle or stalled connection is closed, not kept forever
 
     def log_message(self, format, *args) -> None:     # quiet: errors reach the page
         pass
@@ -187,19 +192,23 @@ def _audio(h: Handler, query) -> None:
     index = data.get("index", 0)
     if not isinstance(index, int):
         raise GujiError("the reading's index is a whole number")
-    h.send(200, reading_wav(h.server.library, Request.from_json(data), index), "audio/wav")
+    with h.server.work:
+        wav = reading_wav(h.server.library, Request.from_json(data), index)
+    h.send(200, wav, "audio/wav")
 
 
 def _mode_audio(h: Handler, query) -> None:
     data = h.data()
-    h.send(200, mode_wav(h.server.library, Request.from_json(data), str(data.get("mode"))),
-           "audio/wav")
+    with h.server.work:
+        wav = mode_wav(h.server.library, Request.from_json(data), str(data.get("mode")))
+    h.send(200, wav, "audio/wav")
 
 
 def _export(h: Handler, query) -> None:
     data = h.data()
-    made = run_export(h.server.library, Request.from_json(data), str(data.get("kind")),
-                      data.get("mode"))
+    with h.server.work:
+        made = run_export(h.server.library, Request.from_json(data), str(data.get("kind")),
+                          data.get("mode"))
     h.send(200, made.data, made.mime,
            {"Content-Disposition": f'attachment; filename="{made.name}"'})
 

@@ -38,6 +38,10 @@ from .documents import Library
 RATE = 48000
 #: The most readings compared at once.
 MOST_READINGS = 8
+#: The longest piece the studio plays or exports (seconds): its audio is held in memory, in
+#: the server and in the page (about 11 MB a minute as 16-bit WAV, twice that as floats).
+#: Longer pieces are for ``guji render``, which writes them in blocks.
+MOST_SECONDS = 15 * 60
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,16 @@ def _whole(value, what: str) -> int:
 def reading_performance(pattern: Pattern, request: Request) -> Performance:
     """One reading laid out as ``guji render ID`` lays it out (its name, its mute)."""
     whole = lay_out([pattern], request.timing, names=variant_names([pattern]))
-    return whole.muting(request.muted())
+    return checked_length(whole.muting(request.muted()))
+
+
+def checked_length(performance: Performance) -> Performance:
+    """*performance*, if the studio may play it (:data:`MOST_SECONDS`); else :class:`UsageError`."""
+    if performance.duration > MOST_SECONDS:
+        raise UsageError(f"that is {performance.duration / 60:.1f} min of music: the studio plays "
+                         f"up to {MOST_SECONDS // 60} min (fewer passes or a shorter interval); "
+                         "guji render writes longer pieces")
+    return performance
 
 
 def view_json(library: Library, request: Request) -> dict:
@@ -139,6 +152,7 @@ def view_json(library: Library, request: Request) -> dict:
     if len(patterns) >= 2:
         for mode in MODES:
             c = compare(patterns, mode, request.timing)
+            checked_length(c.performance)
             out["modes"][mode] = {"schedule": c.schedule_text().splitlines(),
                                   "follow": follow_parts(c.performance, patterns)}
     return out
@@ -164,6 +178,7 @@ def mode_wav(library: Library, request: Request, mode: str) -> bytes:
     if mode not in MODES:
         raise UsageError(f"unknown compare mode {mode!r}: use one of {', '.join(MODES)}")
     c = compare(request.patterns(library), mode, request.timing)
+    checked_length(c.performance)
     with tempfile.TemporaryDirectory(prefix="guji-studio-") as tmp:
         path = Path(tmp) / "compare.wav"
         write_audio(path, c.performance, kit=default_kit(RATE), rate=RATE, channels=2,

@@ -504,8 +504,9 @@
       });
       if (!this.playing || this.playMode !== "ab" || previous === i) { return null; }
       var ctx = this.ctx, rate = ctx.sampleRate;
-      // the next stroke of any reading far enough ahead to be scheduled (20 ms)
-      var now = Math.round(ctx.currentTime * rate) - this.startFrame + Math.round(0.02 * rate);
+      // the next stroke of any reading far enough ahead to be scheduled surely (40 ms: the
+      // audio thread renders ahead of currentTime by at most a callback's buffer)
+      var now = Math.round(ctx.currentTime * rate) - this.startFrame + Math.round(0.04 * rate);
       var frame = this.nextOnset(now);
       if (frame === null) { return null; }
       var at = this.startAt + (frame - 0.5) / rate;

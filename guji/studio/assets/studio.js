@@ -453,13 +453,20 @@
         self.playBuffers = buffers;
         self.playMode = buffers.length === 1 && mode !== "ab" ? mode : "ab";
         self.loopFrames = $("loop").checked ? self.loopLength() : 0;
-        self.startFrame = Math.round(ctx.currentTime * rate) + Math.round(0.03 * rate);
+        // Start 40 ms ahead, on a frame whose time is exact in binary (a multiple of the rate's
+        // odd part: 375 at 48 kHz, k/128 s): Chromium starts a source between samples when
+        // when × rate is not a whole number, and would interpolate every sample (by ~1e-13).
+        var odd = rate;
+        while (odd % 2 === 0) { odd /= 2; }
+        self.startFrame = Math.ceil((Math.round(ctx.currentTime * rate) + Math.round(0.04 * rate)) / odd) * odd;
         self.startAt = self.startFrame / rate;
         self.switches = [];
         self.first = self.playMode === "ab" ? self.active : 0;
         var g = self.build(ctx, buffers, self.startAt, [], self.first, self.loopFrames);
         self.sources = g.sources;
         self.gains = g.gains;
+        // late: the audio thread passed the start before it was scheduled (too loaded)
+        self.lateStart = Math.round(ctx.currentTime * rate) >= self.startFrame - 128;
         self.playing = true;
         self.log = [];
         self.sources[0].onended = function () { if (self.sources === g.sources) { self.ended(); } };
@@ -487,12 +494,6 @@
     // Frames since the start that are heard now: the audio clock, less its output latency.
     heard: function () {
       var ctx = this.ctx, t = ctx.currentTime - (ctx.outputLatency || 0);
-      if (ctx.getOutputTimestamp) {
-        var ts = ctx.getOutputTimestamp();
-        if (ts.contextTime > 0 && ctx.state === "running") {
-          t = ts.contextTime + Math.max(0, performance.now() - ts.performanceTime) / 1000;
-        }
-      }
       return { time: t, frame: (t - this.startAt) * ctx.sampleRate };
     },
     switchTo: function (i) {
@@ -511,7 +512,10 @@
       if (frame === null) { return null; }
       var at = this.startAt + (frame - 0.5) / rate;
       this.gains.forEach(function (g, k) { g.gain.setValueAtTime(k === i ? 1 : 0, at); });
-      var s = { frame: frame, to: i, from: previous };
+      // late: the audio thread had already passed the frame (a machine too loaded to keep
+      // time); the gains then changed as soon as it could
+      var s = { frame: frame, to: i, from: previous,
+                late: Math.round(ctx.currentTime * rate) - this.startFrame >= frame - 128 };
       this.switches.push(s);
       return s;
     },

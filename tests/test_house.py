@@ -40,7 +40,9 @@ LAYERS = {
     "compare": {"text", "timing"},
     # live playback, the transport: sound and MIDI out from one clock
     "live": {"text", "timing", "midi", "sound"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live", "compare", "edition"},
+    # the studio: a local web app on the readings, drawings and sound of the stages before it
+    "studio": {"text", "timing", "midi", "sound", "views", "sheet", "compare"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live", "compare", "edition", "studio"},
 }
 
 

@@ -8,7 +8,8 @@
 * :mod:`guji.views.svg` — the SVG vocabulary (:class:`~guji.views.svg.Drawing`,
   text, shapes, colours);
 * :mod:`guji.views.png` — PNG through a headless Chromium;
-* :mod:`guji.views.page` — the HTML page to share, with its audio.
+* :mod:`guji.views.page` — the HTML page to share, with its audio
+  (:mod:`guji.views.page_markup`: its style, its languages marked).
 
 The grid walker every display of an alignment shares
 (:meth:`Grid.walk <guji.text.grid.Grid.walk>`,

@@ -27,7 +27,6 @@ players: each variant alone, then each compare mode with its schedule.
 
 from __future__ import annotations
 
-import html
 import os
 import shutil
 import tempfile
@@ -45,11 +44,12 @@ from ..compare.modes import MODES, compare
 from ..timing.layout import perform
 from ..timing.performance import Performance, Timing
 from .embed import data_uri, single_file_target
+from .page_markup import STYLE as _STYLE, e as _e, zh as _zh
 from .follow import SCRIPT as FOLLOW_SCRIPT, STYLE as FOLLOW_STYLE, follow_data
 from .legend import pattern_title
 from .source import source_drawing
 from .timeline import timeline_drawing
-from ..errors import UsageError, escape_controls, xml_text
+from ..errors import UsageError
 from ..text.notation import HALF, Pattern
 from ..files import make_folder, writing
 
@@ -128,28 +128,6 @@ def mode_filename(mode: str, ext: str) -> str:
 
 # -- HTML ------------------------------------------------------------------------
 
-_STYLE = """
-body { font-family: 'Noto Serif CJK TC', 'Noto Serif CJK SC', 'Source Han Serif TC', 'Songti TC',
-       'PMingLiU', 'SimSun', 'Noto Sans CJK TC', 'Microsoft JhengHei', serif;
-       margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; line-height: 1.5; }
-h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
-figure { margin: 1em 0; } .picture { overflow-x: auto; }
-.picture svg { max-width: 100%; height: auto; }
-table.alignment { border-collapse: collapse; margin: .5em 0; }
-table.alignment td, table.alignment th { border: 1px solid #ddd; padding: 0 .25em;
-       text-align: center; min-width: 1.2em; }
-table.alignment th { font-weight: normal; color: #666; text-align: left; white-space: nowrap; }
-table.alignment td.differs { background: #ffe08a; }
-table.alignment td.half { color: #a12a1e; }
-table.alignment td.gap { color: #999; }
-.player { margin: 1em 0 1.5em; } .player audio { width: 100%; max-width: 40em; display: block; }
-.schedule { background: #f6f6f6; padding: .5em; font-size: .9em; overflow-x: auto; }
-.note { color: #555; font-size: .9em; }
-"""
-
-
-def _e(text: object) -> str:
-    return html.escape(xml_text(escape_controls(str(text))), quote=True)
 
 
 def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
@@ -204,48 +182,64 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
     """
     patterns = list(patterns)
     title = title or ("guji: " + " · ".join(part_name(p) for p in patterns))
-    out = ["<!DOCTYPE html>\n<html lang=\"zh-Hant\">\n<head>\n<meta charset=\"utf-8\">\n",
+    out = ["<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
            f"<title>{_e(title)}</title>\n<style>{_STYLE}{FOLLOW_STYLE}</style>\n</head>\n"
-           "<body>\n",
-           f"<h1>{_e(title)}</h1>\n"]
+           "<body>\n<main>\n",
+           f"<h1>{_zh(title)}</h1>\n"]
     out.append("<ul>\n" + "".join(
-        f"<li><b>{LETTERS[i % 26]}</b> <code>{_e(p.id)}</code> — {_e(pattern_title(p))}: "
-        f"{_e(p.notation())}</li>\n" for i, p in enumerate(patterns)) + "</ul>\n")
-    out.append(f'<p class="note">Played as {_e(timing.rite.chinese)} ({_e(timing.rite.value)}'
-               f"{': from 半 to the end' if timing.rite.value == 'touhu' else ': the whole pattern'}"
-               f"), one stroke every {timing.interval:g} s (間若一), {_plural(timing.repeat, 'pass')}"
+        f"<li><b>{LETTERS[i % 26]}</b> <code>{_e(p.id)}</code> — {_zh(pattern_title(p))}: "
+        f"{_zh(p.notation())}</li>\n" for i, p in enumerate(patterns)) + "</ul>\n")
+    out.append(f'<p class="note">Played as {_zh(timing.rite.chinese)} ({_e(timing.rite.value)}'
+               f"{': from ' + _zh('半') + ' to the end' if timing.rite.value == 'touhu' else ': the whole pattern'}"
+               f"), one stroke every {timing.interval:g} s ({_zh('間若一')}), "
+               f"{_plural(timing.repeat, 'pass')}"
                f"{f', {timing.count_in} count-in clicks' if timing.count_in else ''}. "
-               "○ is the 鼙 (small drum), □ the 鼓 (big drum).</p>\n")
+               f"{_zh('○')} is the {_zh('鼙')} (small drum), {_zh('□')} the {_zh('鼓')} "
+               "(big drum).</p>\n")
 
     out.append("<h2>As the sources write them</h2>\n")
-    out.append('<figure class="picture" id="source">\n'
+    out.append('<figure class="picture" id="source" tabindex="0" role="region" '
+               'aria-label="The patterns as the sources write them">\n'
                + source_drawing(patterns).svg() + "</figure>\n")
     out.append("<h2>Aligned</h2>\n")
-    out.append('<figure class="picture" id="timeline">\n'
+    out.append('<figure class="picture" id="timeline" tabindex="0" role="region" '
+               'aria-label="The aligned timeline">\n'
                + timeline_drawing(patterns).svg() + "</figure>\n")
     for i, p in enumerate(patterns[1:], start=1):
-        out.append(f"<h3>A against {LETTERS[i % 26]}: {_e(alignment_summary(patterns[0], p))}</h3>\n")
-        out.append(alignment_table(patterns[0], p, LETTERS[i % 26]))
+        letter = LETTERS[i % 26]
+        out.append(f"<h3>A against {letter}: {_e(alignment_summary(patterns[0], p))}</h3>\n")
+        out.append(f'<div class="scroll" tabindex="0" role="region" lang="zh-Hant" '
+                   f'aria-label="A against {letter}, stroke by stroke">\n'
+                   + alignment_table(patterns[0], p, letter) + "</div>\n")
 
     out.append("<h2>Listen</h2>\n")
-    for t in tracks:
-        out.append(f'<div class="player" id="{_e(t.key)}">\n<h3>{_e(t.heading)}</h3>\n')
-        if t.description:
-            out.append(f"<p>{_e(t.description)}</p>\n")
-        follow = f' data-follow="{_e(t.follow)}"' if t.follow else ""
-        out.append(f'<audio controls preload="metadata" data-duration="{t.duration:.6f}"'
-                   f'{follow}><source src="{_e(t.source)}" type="{_e(t.mime)}">'
-                   f'<a href="{_e(t.source)}" download="{_e(t.filename)}">{_e(t.filename)}'
-                   f'</a></audio>\n')
-        if t.schedule:
-            out.append(f'<pre class="schedule">{_e(t.schedule.rstrip())}</pre>\n')
-        out.append("</div>\n")
+    out += [_player_html(t) for t in tracks]
     out.append(f'<p class="note">Made with guji {_e(__version__)}: '
-               f"the 投壺 drum scores of the 禮記.</p>\n")
+               f"the {_zh('投壺')} drum scores of the {_zh('禮記')}.</p>\n</main>\n")
     if any(t.follow for t in tracks):
         out.append(f"<script>{FOLLOW_SCRIPT}</script>\n")
     out.append("</body>\n</html>\n")
+    return "".join(out)
+
+
+def _player_html(t: Track) -> str:
+    """One player of the page: its heading, description, ``<audio>`` and schedule."""
+    out = []
+    out.append(f'<div class="player" id="{_e(t.key)}">\n<h3>{_zh(t.heading)}</h3>\n')
+    if t.description:
+        out.append(f"<p>{_zh(t.description)}</p>\n")
+    follow = f' data-follow="{_e(t.follow)}"' if t.follow else ""
+    out.append(f'<audio controls preload="metadata" aria-label="{_e(t.heading)}" '
+               f'data-duration="{t.duration:.6f}"'
+               f'{follow}><source src="{_e(t.source)}" type="{_e(t.mime)}">'
+               f'<a href="{_e(t.source)}" download="{_e(t.filename)}">{_e(t.filename)}'
+               f'</a></audio>\n')
+    if t.schedule:
+        lines = "\n".join(_zh(line) for line in t.schedule.rstrip().split("\n"))
+        out.append(f'<pre class="schedule" tabindex="0" role="region" '
+                   f'aria-label="What plays when: {_e(t.heading)}">{lines}</pre>\n')
+    out.append("</div>\n")
     return "".join(out)
 
 

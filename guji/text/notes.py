@@ -73,14 +73,19 @@ from .lexer import NOTE_BRACKETS
 from .notation import HALF, ROUND, ROUND_GLYPHS, SQUARE, SQUARE_GLYPHS
 from .numerals import NUMERAL, numeral_value
 
-__all__ = ["Note", "NotRead", "WitnessNote", "COLUMN_MARKS", "join_groups", "note_body",
-           "read_notes", "shown"]
+__all__ = ["Note", "NotRead", "WitnessNote", "COLUMN_MARKS", "is_layout", "join_groups",
+           "note_body", "read_run", "read_notes", "shown"]
 
 #: Every accepted stroke glyph, and its normalised form (○ or □).
 STROKE_GLYPHS = "".join(ROUND_GLYPHS) + "".join(SQUARE_GLYPHS)
 NORMAL = {**dict.fromkeys(ROUND_GLYPHS, ROUND), **dict.fromkeys(SQUARE_GLYPHS, SQUARE)}
 #: Column-break marks inside a note.
 COLUMN_MARKS = "/／|｜"
+#: What may stand between two bracket groups of one note: the page's layout.
+_LAYOUT = re.compile(r"(?:\s|¶|<[^<>\n]*>)*")
+#: How many bracket groups of one run are tried as several notes (the runs of
+#: real notes have two to four; beyond this a run is read as one note).
+_MOST_GROUPS = 8
 
 
 @dataclass(frozen=True)
@@ -143,19 +148,29 @@ def has_stroke(text: str) -> bool:
 # Bracket groups
 # ---------------------------------------------------------------------------
 
-def join_groups(notes: Iterable[Note], source: str) -> list[tuple[Note, ...]]:
-    """The bracket groups *notes* grouped into the notes they make, in source order.
+def is_layout(between: str) -> bool:
+    """Is *between* — what stands between two bracket groups — the page's
+    layout only: white space (line breaks and indentation included), the
+    ``¶`` line mark and markup tags (``<pb:…>``, ``<lb/>``)?"""
+    return _LAYOUT.fullmatch(between) is not None
 
-    Adjacent groups — the same ``after_stroke``, nothing but white space
-    between them in *source* — form one note (``(某/本)(少一/○一□)``, or
-    across a line break).
+
+def join_groups(notes: Iterable[Note], source: str) -> list[tuple[Note, ...]]:
+    """The bracket groups *notes* grouped into the runs that may make one
+    note, in source order.
+
+    Adjacent groups — the same ``after_stroke``, nothing but layout
+    (:func:`is_layout`) between them in *source* — form one run
+    (``(某/本)(少一/○一□)``, or a printed line ending ``(某/書)¶`` ⏎
+    ``(本少一/○一□)``). Where one note ends and the next begins inside a run
+    is decided by their grammar (:func:`read_run`).
     """
     groups: list[tuple[Note, ...]] = []
     current: list[Note] = []
     for note in sorted(notes, key=lambda n: n.offset):
         if current and note.after_stroke == current[-1].after_stroke \
                 and note.offset >= current[-1].end \
-                and source[current[-1].end:note.offset].strip() == "":
+                and is_layout(source[current[-1].end:note.offset]):
             current.append(note)
         else:
             if current:
@@ -287,19 +302,68 @@ def read_group(group: tuple[Note, ...]) -> WitnessNote | NotRead | None:
     return WitnessNote(witness, Edit(kind, at, strokes), group, glyphs)
 
 
+def read_run(run: tuple[Note, ...]) -> list[WitnessNote | NotRead]:
+    """Read a run of adjacent bracket groups (:func:`join_groups`) into its notes.
+
+    The run is one note if its joined body reads as one (the column and line
+    breaks of a double-column note are layout). Otherwise its groups are
+    tried as several notes, each one or more whole groups read by the
+    grammar as witness + verb + strokes (+ judgement): ``(一本作○)(某本作□)``
+    is two notes. A stroke-less group never stands alone in a run: before a
+    note it may be the start of its witness's name, after one the words of a
+    comment not recognised (``(一本作○)(音圜)`` is one note, not read). The
+    fewest notes win; if no division reads, the run is one note not read.
+    Commentary (no stroke in the whole run) gives an empty list.
+    """
+    whole = read_group(run)
+    if not isinstance(whole, NotRead) or len(run) == 1 or len(run) > _MOST_GROUPS:
+        return [] if whole is None else [whole]
+    best: dict[int, list[WitnessNote]] = {0: []}
+    for end in range(1, len(run) + 1):
+        for start in range(end):
+            if start not in best or (end in best and len(best[start]) + 1 >= len(best[end])):
+                continue
+            got = read_group(run[start:end])
+            if isinstance(got, WitnessNote):
+                best[end] = best[start] + [got]
+    parts = best.get(len(run))
+    return [whole] if parts is None else list(parts)
+
+
+def _fragment(run: tuple[Note, ...], before: tuple[Note, ...] | None,
+              source: str) -> NotRead | None:
+    """A read note whose witness may be a fragment: the run *before* it, at
+    the same place, is stroke-less (the start of a name?) and only
+    punctuation, not layout, keeps the two apart (``(某/書)，(本少一○)``)."""
+    if before is None or before[-1].after_stroke != run[0].after_stroke:
+        return None
+    between = source[before[-1].end:run[0].offset]
+    if HALF in between or has_stroke(note_body(before)):
+        return None
+    return NotRead(run, f"note {shown(run)}: its witness may be the end of a name that begins "
+                        f"in {shown(before)} before it, which {escape_controls(between.strip())!r} "
+                        "keeps apart: not read")
+
+
 def read_notes(notes: Sequence[Note], source: str) -> tuple[list[WitnessNote], list[NotRead]]:
     """Read the notes of one pattern.
 
-    The bracket groups are joined first (:func:`join_groups`). Returns the
-    read notes and the notes with strokes that were not read, both in source
-    order. Notes without any stroke are commentary: in neither list.
+    The bracket groups are joined into runs first (:func:`join_groups`),
+    each run read into its notes (:func:`read_run`). Returns the read notes
+    and the notes with strokes that were not read, both in source order.
+    Notes without any stroke are commentary: in neither list. A witness is
+    never guessed from a fragment of its name (:func:`_fragment`).
     """
     read: list[WitnessNote] = []
     not_read: list[NotRead] = []
-    for group in join_groups(notes, source):
-        result = read_group(group)
-        if isinstance(result, WitnessNote):
-            read.append(result)
-        elif isinstance(result, NotRead):
-            not_read.append(result)
+    before: tuple[Note, ...] | None = None
+    for run in join_groups(notes, source):
+        results = read_run(run)
+        if results and isinstance(results[0], WitnessNote):
+            suspect = _fragment(results[0].notes, before, source)
+            if suspect is not None:
+                results[0] = suspect
+        for result in results:
+            (read if isinstance(result, WitnessNote) else not_read).append(result)
+        before = run
     return read, not_read

@@ -16,6 +16,10 @@ def register(sub) -> None:
                                    "Warnings go to stderr.")
     p.add_argument("file", metavar="FILE", help="a text file, or - for standard input")
     add_input_options(p)
+    p.add_argument("--read-bracketed", action="store_true",
+                   help="read a pattern standing inside a note's brackets ( ) （ ） 【 】 (a quoted "
+                        "diagram, or a stray bracket) as a pattern; without it such a pattern "
+                        "is named in a warning and not read")
     add_json_option(p)
     p.set_defaults(func=run)
 
@@ -23,7 +27,8 @@ def register(sub) -> None:
 def run(args) -> int:
     text, encoding = read_text(args.file, args.encoding)
     name = "<stdin>" if args.file == "-" else args.file
-    result = scan(text, filename=name, labels=args.labels)
+    result = scan(text, filename=name, labels=args.labels,
+                  read_bracketed=args.read_bracketed)
     for notice in result.notices:
         print(f"guji: {notice}", file=sys.stderr)
     if args.json:
@@ -38,9 +43,9 @@ def run(args) -> int:
         print(f"  {p.tradition.slug}:{p.diagram}  {p.tradition.label}  "
               f"{p.location.line}:{p.location.column}  {p.notation()}")
         for v in p.variants:
-            note = v.notes[0]
-            print(f"    ~{v.witness}  {v.notation()}  (note {note.text.replace(chr(10), '⏎')} "
-                  f"at {note.location})")
+            cited = "; ".join(f"{n.text.replace(chr(10), '⏎')} at {n.location}" for n in v.notes)
+            print(f"    ~{v.witness}  {v.notation()}  "
+                  f"({'note' if len(v.notes) == 1 else 'notes'} {cited})")
         for n in p.unread:
             print(f"    note {n.text.replace(chr(10), '⏎')} at {n.location}: not read")
     return 0

@@ -21,6 +21,7 @@ user like one without the scores, so they are named in warnings:
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -56,10 +57,10 @@ def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
     """A warning (message, offset) for each stretch of score labels and 半
     with no stroke beside them: the symbols appear to be lost."""
     found: list[tuple[str, int]] = []
-    k, n = 0, len(tokens)
-    while k < n:
-        if tokens[k].kind is not Kind.HALF or not _lone_half(tokens, k):
-            k += 1
+    n = len(tokens)
+    done = -1
+    for k in _half_tokens(tokens):
+        if k <= done or not _lone_half(tokens, k):
             continue
         lo, hi = k, k
         while True:                      # widen over labels and lone 半 nearby
@@ -74,8 +75,32 @@ def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
         if any(t.kind is Kind.LABEL for t in tokens[lo:hi + 1]):
             found.append((f"{' '.join(words)}: score labels and 半 with no ○ or □ beside them: "
                           "the drum symbols appear to be lost in this text", tokens[lo].offset))
-        k = hi + 1
+        done = hi
     return found
+
+
+def _half_offsets(tokens: Sequence[Token]) -> Iterator[int]:
+    """Where 半 stands in the text of *tokens*, in order (a text has few: found
+    with ``str.find``, not by walking a book's millions of tokens)."""
+    if not tokens:
+        return
+    text = tokens[0].source.text
+    at = text.find(HALF)
+    while at >= 0:
+        yield at
+        at = text.find(HALF, at + 1)
+
+
+def _half_tokens(tokens: Sequence[Token]) -> Iterator[int]:
+    """The indices of the 半 tokens of *tokens*."""
+    for at in _half_offsets(tokens):
+        k = bisect.bisect_left(tokens, at, key=_offset)
+        if k < len(tokens) and tokens[k].offset == at and tokens[k].kind is Kind.HALF:
+            yield k
+
+
+def _offset(token: Token) -> int:
+    return token.offset
 
 
 def _lone_half(tokens: Sequence[Token], k: int) -> bool:
@@ -97,11 +122,12 @@ def _lost_word(tokens: Sequence[Token], j: int) -> bool:
 def bracketed(src: SourceText, tokens: Sequence[Token]) -> list[Hidden]:
     """The patterns inside the notes of *tokens* (module docstring), in text order."""
     out: list[Hidden] = []
-    text = src.text
-    for tok in tokens:
-        if tok.kind is not Kind.NOTE or HALF not in text[tok.offset:tok.end]:
-            continue
-        out.extend(_inside(src, tok))
+    last = -1
+    for at in _half_offsets(tokens):
+        k = bisect.bisect_right(tokens, at, key=_offset) - 1
+        if k > last and tokens[k].kind is Kind.NOTE and at < tokens[k].end:
+            out.extend(_inside(src, tokens[k]))     # each note once, at its first 半
+            last = k
     return out
 
 

@@ -17,14 +17,20 @@ What it cannot read with certainty is a :class:`NotRead`, with the reason:
 a note is never dropped silently and a reading is never guessed.
 ``docs/apparatus.md`` gives the grammar in full, with examples.
 
-Bracket groups (:func:`join_groups`)
-------------------------------------
+Bracket groups (:func:`join_groups`, :func:`read_run`)
+------------------------------------------------------
 A note is written ``( )``, ``（ ）`` or ``【 】``. Digital editions flatten one
-double-column note into one group or several adjacent groups, with ``/`` (or
-``／ | ｜``) where a column breaks and sometimes a line break inside. Groups
-with the same ``after_stroke`` and nothing but white space between them are
-one note. Inside it the brackets, column marks, white space and punctuation
-are removed: what is left is the note's *body*.
+double-column note into one group or several, with ``/`` (or ``／ | ｜``)
+where a column breaks, and a printed line that ends inside a note as ``)¶``,
+a line break and ``(``. Groups with the same ``after_stroke`` and nothing
+but layout between them (white space, ``¶``, markup tags: :func:`is_layout`)
+are one *run*. Inside it the brackets, column marks, white space and
+punctuation are removed: what is left is the *body*, each character mapped
+back to its offset in the source. A run is one note if its body reads as
+one; otherwise whole groups are tried as several notes by the grammar
+(``(一本作○)¶⏎(某本作○)`` is two). A witness is never taken from a fragment
+of its name: a stroke-less group just before a note that punctuation keeps
+apart (``(某/書)，(本少一○)``) makes the note not read.
 
 Grammar of a body
 -----------------
@@ -337,12 +343,15 @@ def _fragment(run: tuple[Note, ...], before: tuple[Note, ...] | None,
     punctuation, not layout, keeps the two apart (``(某/書)，(本少一○)``)."""
     if before is None or before[-1].after_stroke != run[0].after_stroke:
         return None
-    between = source[before[-1].end:run[0].offset]
-    if HALF in between or has_stroke(note_body(before)):
+    if any(has_stroke(g.text) for g in before):
         return None
+    between = source[before[-1].end:run[0].offset]
+    if HALF in between:
+        return None
+    apart = escape_controls(between.strip())
+    apart = apart if len(apart) <= 8 else apart[:7] + "…"
     return NotRead(run, f"note {shown(run)}: its witness may be the end of a name that begins "
-                        f"in {shown(before)} before it, which {escape_controls(between.strip())!r} "
-                        "keeps apart: not read")
+                        f"in {shown(before)} before it, which {apart!r} keeps apart: not read")
 
 
 def read_notes(notes: Sequence[Note], source: str) -> tuple[list[WitnessNote], list[NotRead]]:

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from guji.text.checked import text_claims
 from guji.text.claim_words import compact
@@ -118,8 +120,8 @@ def test_the_issue_forms_were_misread_before():
 #: ends between two bracket groups (the brackets of the note's own kind).
 def layouts(opener: str) -> list[str]:
     closer = {"(": ")", "（": "）", "【": "】"}[opener]
-    return ["/", "｜", f"{closer}¶\n{opener}", f"{closer}\n　　{opener}",
-            f"{closer}¶\n<pb:KR1d0052_001-2a>¶\n{opener}"]
+    return ["/", "｜", "¶\n<pb:KR1d0052_001-2a>¶\n", f"{closer}¶\n{opener}",
+            f"{closer}\n　　{opener}", f"{closer}¶\n<pb:KR1d0052_001-2a>¶\n{opener}"]
 
 
 def readings(text: str) -> dict:
@@ -157,7 +159,7 @@ def test_property_a_note_broken_anywhere_reads_the_same(file, pid, after, note):
     want = readings(text)
     assert len(want) == 1                         # the note is read, as one witness
     for layout in layouts(note[0]):
-        column = len(layout) == 1
+        column = layout[0] not in ")）】"
         # a column mark anywhere inside; a line end strictly inside (no empty group)
         for k in range(1 if column else 2, len(note) - (0 if column else 1)):
             broken, moved = broken_at(text, at + k, layout)
@@ -198,7 +200,7 @@ def test_property_a_claim_broken_anywhere_reads_the_same():
     assert len(want) == 16 and notices == ()
     start = text.index("今按前图")
     end = text.index("然以诗序")
-    for layout in ("/", "】¶\n【", "】\n　　【", "¶\n"):
+    for layout in ("/", "】¶\n【", "】\n　　【", "¶\n", "¶\n<pb:KR1d0052_001-2a>¶\n"):
         for at in range(start + 1, end):
             broken, moved = broken_at(text, at, layout)
             got, got_notices = text_claims(broken, scan(broken).patterns, "benyi")
@@ -292,3 +294,55 @@ def test_scan_says_the_symbols_are_lost():
     assert run.returncode == 0
     assert f"{path}:2:9: warning: 半 魯鼓 半 薛鼓: score labels and 半 with no ○ or □ beside " \
            "them: the drum symbols appear to be lost in this text" in run.stderr
+
+
+# ---------------------------------------------------------------------------
+# Several breaks at once: a note or the counts laid out over many printed lines
+# ---------------------------------------------------------------------------
+
+def broken_many(text: str, cuts: list[tuple[int, str]]) -> tuple[str, callable]:
+    """*text* with each (offset, layout) of *cuts* put in, and the offset map."""
+    cuts = sorted(cuts)
+    out, last = [], 0
+    for at, layout in cuts:
+        out += [text[last:at], layout]
+        last = at
+    out.append(text[last:])
+
+    def moved(o: int) -> int:
+        return o + sum(len(layout) for at, layout in cuts if o >= at)
+    return "".join(out), moved
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(NOTED), data=st.data())
+def test_property_a_note_laid_out_over_many_lines(case, data):
+    file, pid, after, note = case
+    text, at = with_note((PATTERNS / file).read_text(encoding="utf-8"), pid, after, note)
+    want = readings(text)
+    # distinct cut points strictly inside the note, none next to another (no empty group)
+    points = data.draw(st.lists(st.integers(2, len(note) - 2), min_size=1, max_size=4,
+                                unique=True).filter(
+        lambda ps: all(abs(a - b) > 1 for a in ps for b in ps if a != b)))
+    cuts = [(at + k, data.draw(st.sampled_from(layouts(note[0])))) for k in points]
+    broken, moved = broken_many(text, cuts)
+    assert readings(broken) == {key: (n, [moved(o) for o in s], [moved(o) for o in ns])
+                                for key, (n, s, ns) in want.items()}
+
+
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_property_the_counts_laid_out_over_many_lines(data):
+    text = (PATTERNS / "lijing-benyi.txt").read_text(encoding="utf-8")
+    want = text_claims(text, scan(text).patterns, "benyi")[0]
+    start, end = text.index("今按前图"), text.index("然以诗序")
+    points = data.draw(st.lists(st.integers(start + 1, end - 1), min_size=1, max_size=8,
+                                unique=True))
+    cuts = [(p, data.draw(st.sampled_from(["/", "】¶\n【", "】\n　　【", "¶\n", "¶\n　",
+                                           "¶\n<pb:KR1d0052_001-2a>¶\n"])))
+            for p in points]
+    broken, moved = broken_many(text, cuts)
+    got, notices = text_claims(broken, scan(broken).patterns, "benyi")
+    assert notices == ()
+    assert claim_rows(got) == claim_rows(want)
+    assert [g.claim.offset for g in got] == [moved(w.claim.offset) for w in want]

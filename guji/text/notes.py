@@ -24,8 +24,8 @@ double-column note into one group or several, with ``/`` (or ``／ | ｜``)
 where a column breaks, and a printed line that ends inside a note as ``)¶``,
 a line break and ``(``. Groups with the same ``after_stroke`` and nothing
 but layout between them (white space, ``¶``, markup tags: :func:`is_layout`)
-are one *run*. Inside it the brackets, column marks, white space and
-punctuation are removed: what is left is the *body*, each character mapped
+are one *run*. Inside it the brackets, column marks, markup tags, white space
+and punctuation are removed: what is left is the *body*, each character mapped
 back to its offset in the source. A run is one note if its body reads as
 one; otherwise whole groups are tried as several notes by the grammar
 (``(一本作○)¶⏎(某本作○)`` is two). A witness is never taken from a fragment
@@ -89,6 +89,8 @@ NORMAL = {**dict.fromkeys(ROUND_GLYPHS, ROUND), **dict.fromkeys(SQUARE_GLYPHS, S
 COLUMN_MARKS = "/／|｜"
 #: What may stand between two bracket groups of one note: the page's layout.
 _LAYOUT = re.compile(r"(?:\s|¶|<[^<>\n]*>)*")
+#: A markup tag (``<pb:…>``, ``<lb/>``) inside a note: layout, not text.
+_TAG = re.compile(r"<[^<>\n]*>")
 #: How many bracket groups of one run are tried as several notes (the runs of
 #: real notes have two to four; beyond this a run is read as one note).
 _MOST_GROUPS = 8
@@ -203,10 +205,16 @@ def _body(notes: Iterable[Note]) -> tuple[str, list[int]]:
         text, start = note.text, note.offset
         if len(text) >= 2 and NOTE_BRACKETS.get(text[0]) == text[-1]:
             text, start = text[1:-1], start + 1
-        for i, ch in enumerate(text):
-            if not _skipped(ch):
-                chars.append(ch)
+        tags = {m.start(): m.end() for m in _TAG.finditer(text)} if "<" in text else {}
+        i = 0
+        while i < len(text):
+            if i in tags:                       # a page-break tag inside the note: layout
+                i = tags[i]
+                continue
+            if not _skipped(text[i]):
+                chars.append(text[i])
                 where.append(start + i)
+            i += 1
     return "".join(chars), where
 
 

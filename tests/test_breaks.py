@@ -346,3 +346,17 @@ def test_property_the_counts_laid_out_over_many_lines(data):
     assert notices == ()
     assert claim_rows(got) == claim_rows(want)
     assert [g.claim.offset for g in got] == [moved(w.claim.offset) for w in want]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("魯鼓〓〓〓〓半〓〓〓\n", "魯鼓 半"),                    # strokes printed as the geta mark
+    ("鼓\n　　　半　　　魯鼓\n　　　半　　　薛鼓\n", "半 魯鼓 半 薛鼓"),
+    ("魯鼓之半，薛鼓之全。此魯鼓之半。薛鼓\n", None),          # prose: 半 glued to words
+    ("魯鼓○□○○□□○□○○□半○□○□○○○□□○□○\n", None),
+    ("取半以下　魯鼓\n", None),
+])
+def test_lost_symbols_said_only_where_半_stands_among_blanks(text, said):
+    notices = [n.message for n in scan(text).notices if "appear to be lost" in n.message]
+    assert notices == ([] if said is None else [f"{said}: score labels and 半 with no ○ or □ "
+                                                "beside them: the drum symbols appear to be lost "
+                                                "in this text"])

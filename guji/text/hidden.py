@@ -7,7 +7,8 @@ user like one without the scores, so they are named in warnings:
 * **Lost symbols** (:func:`lost_symbols`): the strokes were dropped (a font
   without ○ □, an OCR that took them for blank space) and the score labels
   and 半 stand among blank spaces: ``魯鼓　　半　　``. Each stretch of labels
-  and 半 with no stroke beside them is named, with its position.
+  and 半 (a 半 with blank space or a symbol such as 〓 on both sides, no
+  stroke beside it) is named, with its position.
 * **A pattern inside brackets** (:func:`bracketed`): a note ``( )`` ``（ ）``
   ``【 】`` holding a labelled pattern or a run of strokes with 半 — a
   commentary quoting a whole diagram, or a stray 【 that a 】 far later
@@ -22,6 +23,7 @@ user like one without the scores, so they are named in warnings:
 from __future__ import annotations
 
 import bisect
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -57,26 +59,35 @@ def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
     """A warning (message, offset) for each stretch of score labels and 半
     with no stroke beside them: the symbols appear to be lost."""
     found: list[tuple[str, int]] = []
-    n = len(tokens)
     done = -1
     for k in _half_tokens(tokens):
         if k <= done or not _lone_half(tokens, k):
             continue
         lo, hi = k, k
-        while True:                      # widen over labels and lone 半 nearby
-            nxt = next((j for j in range(hi + 1, min(n, hi + 1 + _NEAR))
-                        if _lost_word(tokens, j)), None)
-            if nxt is None:
-                break
-            hi = nxt
-        while lo > 0 and tokens[lo - 1].kind is Kind.LABEL:
-            lo -= 1
+        while (j := _next_word(tokens, hi, 1, lambda j: _lost_word(tokens, j))) is not None:
+            hi = j                       # widen over labels and lone 半 nearby
+        while (j := _next_word(tokens, lo, -1,
+                               lambda j: j > done and tokens[j].kind is Kind.LABEL)) is not None:
+            lo = j
         words = [t.text for t in tokens[lo:hi + 1] if t.kind in (Kind.LABEL, Kind.HALF)]
         if any(t.kind is Kind.LABEL for t in tokens[lo:hi + 1]):
             found.append((f"{' '.join(words)}: score labels and 半 with no ○ or □ beside them: "
                           "the drum symbols appear to be lost in this text", tokens[lo].offset))
         done = hi
     return found
+
+
+def _next_word(tokens: Sequence[Token], k: int, step: int, wanted) -> int | None:
+    """The first index from *k* in direction *step* that is *wanted*, within
+    :data:`_NEAR` tokens (symbols standing for lost strokes, 〓, not counted)."""
+    j, seen = k + step, 0
+    while 0 <= j < len(tokens) and seen < _NEAR:
+        if wanted(j):
+            return j
+        if tokens[j].kind is not Kind.SYMBOL:
+            seen += 1
+        j += step
+    return None
 
 
 def _half_offsets(tokens: Sequence[Token]) -> Iterator[int]:
@@ -104,14 +115,23 @@ def _offset(token: Token) -> int:
 
 
 def _lone_half(tokens: Sequence[Token], k: int) -> bool:
-    """Is the 半 at *k* a marker (not glued to prose) with no stroke beside it?"""
+    """Is the 半 at *k* standing where strokes were: blank space (or a symbol,
+    ``〓 ■``, or the start or end of a line) right beside it on both sides,
+    and no stroke token next to it? (``魯鼓之半，`` is prose, not a lost pattern.)"""
+    half = tokens[k]
+    text = half.source.text
+    if not (_blank(text, half.offset - 1) and _blank(text, half.end)):
+        return False
     left = tokens[k - 1] if k > 0 else None
     right = tokens[k + 1] if k + 1 < len(tokens) else None
-    if left is not None and right is not None and left.kind is Kind.TEXT \
-            and right.kind is Kind.TEXT and left.end == tokens[k].offset \
-            and tokens[k].end == right.offset:
-        return False                    # 取半以下: a word
     return all(t is None or t.kind is not Kind.STROKE for t in (left, right))
+
+
+def _blank(text: str, i: int) -> bool:
+    if i < 0 or i >= len(text):
+        return True
+    ch = text[i]
+    return ch.isspace() or ch == "¶" or unicodedata.category(ch)[0] == "S"
 
 
 def _lost_word(tokens: Sequence[Token], j: int) -> bool:

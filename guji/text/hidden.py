@@ -7,8 +7,8 @@ user like one without the scores, so they are named in warnings:
 * **Lost symbols** (:func:`lost_symbols`): the strokes were dropped (a font
   without ○ □, an OCR that took them for blank space) and the score labels
   and 半 stand among blank spaces: ``魯鼓　　半　　``. Each stretch of labels
-  and 半 (a 半 with blank space or a symbol such as 〓 on both sides, no
-  stroke beside it) is named, with its position.
+  and 半 (a 半 with no stroke beside it and no word glued to it) is named,
+  with its position.
 * **A pattern inside brackets** (:func:`bracketed`): a note ``( )`` ``（ ）``
   ``【 】`` holding a labelled pattern or a run of strokes with 半 — a
   commentary quoting a whole diagram, or a stray 【 that a 】 far later
@@ -23,7 +23,6 @@ user like one without the scores, so they are named in warnings:
 from __future__ import annotations
 
 import bisect
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -115,23 +114,16 @@ def _offset(token: Token) -> int:
 
 
 def _lone_half(tokens: Sequence[Token], k: int) -> bool:
-    """Is the 半 at *k* standing where strokes were: blank space (or a symbol,
-    ``〓 ■``, or the start or end of a line) right beside it on both sides,
-    and no stroke token next to it? (``魯鼓之半，`` is prose, not a lost pattern.)"""
+    """Is the 半 at *k* standing where strokes were: no stroke next to it, and
+    no word glued to it on either side (``魯鼓之半，`` and ``取半以下`` are prose;
+    ``　半　``, ``：半魯鼓`` and ``〓半〓`` are not)?"""
     half = tokens[k]
-    text = half.source.text
-    if not (_blank(text, half.offset - 1) and _blank(text, half.end)):
-        return False
     left = tokens[k - 1] if k > 0 else None
     right = tokens[k + 1] if k + 1 < len(tokens) else None
-    return all(t is None or t.kind is not Kind.STROKE for t in (left, right))
-
-
-def _blank(text: str, i: int) -> bool:
-    if i < 0 or i >= len(text):
-        return True
-    ch = text[i]
-    return ch.isspace() or ch == "¶" or unicodedata.category(ch)[0] == "S"
+    if any(t is not None and t.kind is Kind.STROKE for t in (left, right)):
+        return False
+    return not ((left is not None and left.kind is Kind.TEXT and left.end == half.offset)
+                or (right is not None and right.kind is Kind.TEXT and right.offset == half.end))
 
 
 def _lost_word(tokens: Sequence[Token], j: int) -> bool:

@@ -27,8 +27,9 @@ but layout between them (white space, ``¶``, markup tags: :func:`is_layout`)
 are one *run*. Inside it the brackets, column marks, markup tags, white space
 and punctuation are removed: what is left is the *body*, each character mapped
 back to its offset in the source. A run is one note if its body reads as
-one; otherwise whole groups are tried as several notes by the grammar
-(``(一本作○)¶⏎(某本作○)`` is two). A witness is never taken from a fragment
+one; otherwise it is tried as several notes by the grammar, divided between
+groups or at column breaks (``(一本作○)¶⏎(某本作○)`` and ``(一本作○/某本無此□)``
+are two). A witness is never taken from a fragment
 of its name: a stroke-less group just before a note that punctuation keeps
 apart (``(某/書)，(本少一○)``) makes the note not read.
 
@@ -91,6 +92,7 @@ COLUMN_MARKS = "/／|｜"
 _LAYOUT = re.compile(r"(?:\s|¶|<[^<>\n]*>)*")
 #: A markup tag (``<pb:…>``, ``<lb/>``) inside a note: layout, not text.
 _TAG = re.compile(r"<[^<>\n]*>")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 #: How many bracket groups of one run are tried as several notes (the runs of
 #: real notes have two to four; beyond this a run is read as one note).
 _MOST_GROUPS = 8
@@ -320,28 +322,50 @@ def read_run(run: tuple[Note, ...]) -> list[WitnessNote | NotRead]:
     """Read a run of adjacent bracket groups (:func:`join_groups`) into its notes.
 
     The run is one note if its joined body reads as one (the column and line
-    breaks of a double-column note are layout). Otherwise its groups are
-    tried as several notes, each one or more whole groups read by the
-    grammar as witness + verb + strokes (+ judgement): ``(一本作○)(某本作□)``
-    is two notes. A stroke-less group never stands alone in a run: before a
-    note it may be the start of its witness's name, after one the words of a
-    comment not recognised (``(一本作○)(音圜)`` is one note, not read). The
-    fewest notes win; if no division reads, the run is one note not read.
-    Commentary (no stroke in the whole run) gives an empty list.
+    breaks of a double-column note are layout). Otherwise it is tried as
+    several notes divided where the page's layout divides it — between two
+    groups, or at a column break — each read by the grammar as witness +
+    verb + strokes (+ judgement): ``(一本作○)(某本作□)`` and ``(一本作○/某本作□)``
+    are two notes (one in each column). A stretch without strokes never
+    stands alone: before a note it may be the start of its witness's name,
+    after one the words of a comment not recognised (``(一本作○)(音圜)`` is one
+    note, not read), and a second reading inside one column
+    (``(一本作○某本作□)``) is not read. The fewest notes win; if no division
+    reads, the run is one note not read. Commentary (no stroke in the whole
+    run) gives an empty list.
     """
     whole = read_group(run)
-    if not isinstance(whole, NotRead) or len(run) == 1 or len(run) > _MOST_GROUPS:
+    if not isinstance(whole, NotRead):
         return [] if whole is None else [whole]
+    pieces = tuple(piece for group in run for piece in _columns(group))
+    if len(pieces) == 1 or len(pieces) > _MOST_GROUPS:
+        return [whole]
     best: dict[int, list[WitnessNote]] = {0: []}
-    for end in range(1, len(run) + 1):
+    for end in range(1, len(pieces) + 1):
         for start in range(end):
             if start not in best or (end in best and len(best[start]) + 1 >= len(best[end])):
                 continue
-            got = read_group(run[start:end])
+            got = read_group(pieces[start:end])
             if isinstance(got, WitnessNote):
                 best[end] = best[start] + [got]
-    parts = best.get(len(run))
+    parts = best.get(len(pieces))
     return [whole] if parts is None else list(parts)
+
+
+def _columns(note: Note) -> list[Note]:
+    """*note* cut after each column break inside it (``(一本作○/某本作□)`` →
+    ``(一本作○/`` and ``某本作□)``), each piece at its own place in the source."""
+    text, loc = note.text, note.location
+    cuts = [i + 1 for i in range(1, len(text) - 2) if text[i] in COLUMN_MARKS]
+    if not cuts:
+        return [note]
+    pieces = []
+    for a, b in zip([0, *cuts], [*cuts, len(text)]):
+        breaks = list(_LINE_BREAK.finditer(text, 0, a))
+        line = loc.line + len(breaks)
+        column = a - breaks[-1].end() + 1 if breaks else loc.column + a
+        pieces.append(Note(text[a:b], Location(loc.offset + a, line, column), note.after_stroke))
+    return pieces
 
 
 def _fragment(run: tuple[Note, ...], before: tuple[Note, ...] | None,

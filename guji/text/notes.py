@@ -19,19 +19,11 @@ a note is never dropped silently and a reading is never guessed.
 
 Bracket groups (:func:`join_groups`, :func:`read_run`)
 ------------------------------------------------------
-A note is written ``( )``, ``（ ）`` or ``【 】``. Digital editions flatten one
-double-column note into one group or several, with ``/`` (or ``／ | ｜``)
-where a column breaks, and a printed line that ends inside a note as ``)¶``,
-a line break and ``(``. Groups with the same ``after_stroke`` and nothing
-but layout between them (white space, ``¶``, markup tags: :func:`is_layout`)
-are one *run*. Inside it the brackets, column marks, markup tags, white space
-and punctuation are removed: what is left is the *body*, each character mapped
-back to its offset in the source. A run is one note if its body reads as
-one; otherwise it is tried as several notes by the grammar, divided between
-groups or at column breaks (``(一本作○)¶⏎(某本作○)`` and ``(一本作○/某本無此□)``
-are two). A witness is never taken from a fragment
-of its name: a stroke-less group just before a note that punctuation keeps
-apart (``(某/書)，(本少一○)``) makes the note not read.
+Groups at one place with only layout between them (white space, ``¶``, tags:
+``(某/書)¶⏎(本少…)``) are one *run*; brackets, column marks ``/ ／ | ｜``, tags,
+white space and punctuation are removed from it, each character kept mapped
+to its offset. A run is one note if it reads as one, else notes divided
+between groups or at column breaks; a witness is never a fragment of a name.
 
 Grammar of a body
 -----------------
@@ -55,16 +47,13 @@ Grammar of a body
 * **Strokes**: spelt out in written order, a numeral multiplying the stroke
   after it (``少一○一□`` is ○□, ``作二○`` is ○○); any accepted glyph
   (:data:`~guji.text.notation.ROUND_GLYPHS`, ``SQUARE_GLYPHS``).
-* **Replace** (作 + n strokes): the n strokes just before the note become
-  those written. **Delete** (少 無 … + strokes, or 無此○): the witness lacks
-  the n strokes just before the note, which must be the strokes named, in
-  written order. **Insert** (有 多 + strokes): the strokes stand at the note.
+* **Replace** / **delete** (作; 少 無 …, 無此○): the n strokes just before the
+  note (for a delete, the strokes named); **insert** (有 多): at the note.
 * **Comment**: after the strokes only the judgements above may follow;
   anything else (a second reading, 疑誤, 未詳) makes the note not read.
 
-A note without any stroke glyph is commentary and is not listed anywhere.
-Because 〇 and 口 are ordinary characters too, a prose note using them is
-listed as not read: over-reporting, never under-reporting.
+A note without any stroke glyph is commentary, not listed; a prose note using
+〇 or 口 (ordinary characters too) is listed as not read: over-reporting.
 """
 
 from __future__ import annotations
@@ -93,8 +82,7 @@ _LAYOUT = re.compile(r"(?:\s|¶|<[^<>\n]*>)*")
 #: A markup tag (``<pb:…>``, ``<lb/>``) inside a note: layout, not text.
 _TAG = re.compile(r"<[^<>\n]*>")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-#: How many bracket groups of one run are tried as several notes (the runs of
-#: real notes have two to four; beyond this a run is read as one note).
+#: Most pieces of a run tried as several notes (real runs have two to four).
 _MOST_GROUPS = 8
 
 

@@ -224,6 +224,14 @@ def test_run_of_groups_split_by_grammar_not_by_brackets():
     assert set(found) == {"一本", "某本"} and unread == []
     found, unread = read(insert_note(LU1, 8, "(某/本)¶\n(作○)"))
     assert set(found) == {"某本"} and unread == []
+    # one note in each column, also with a tag holding a / beside the column break
+    for note in ("(一本作○/某本無此□)", "(一本作○<lb/>/某本無此□)", "(一本作○/<lb/>某本無此□)"):
+        found, unread = read(insert_note(LU1, 8, note))
+        assert found == {"一本": ("○□○○□□○○○○□○□○□○○○□□○□○", 11),
+                         "某本": ("○□○○□□○○○□○□○□○○○□□○□○", 10)} and unread == [], note
+    # a second reading inside one column is not read (as before this issue)
+    found, unread = read(insert_note(LU1, 8, "(一本作○某本無此□)"))
+    assert found == {} and "某本無此□" in unread[0].reason
     # a group without strokes never stands alone in a run: (一本作○)(音圜) is one note
     found, unread = read(insert_note(LU1, 8, "(一本作○)¶\n(音圜)"))
     assert found == {} and "音圜" in unread[0].reason

@@ -344,7 +344,8 @@ def _columns(note: Note) -> list[Note]:
     """*note* cut after each column break inside it (``(一本作○/某本作□)`` →
     ``(一本作○/`` and ``某本作□)``), each piece at its own place in the source."""
     text, loc = note.text, note.location
-    cuts = [i + 1 for i in range(1, len(text) - 2) if text[i] in COLUMN_MARKS]
+    in_tag = {i for m in _TAG.finditer(text) for i in range(m.start(), m.end())}
+    cuts = [i + 1 for i in range(1, len(text) - 2) if text[i] in COLUMN_MARKS and i not in in_tag]
     if not cuts:
         return [note]
     pieces = []

@@ -1,8 +1,13 @@
 """The words of a count claim: prose cut into the tokens :mod:`guji.text.claims` reads.
 
-White space and format characters are removed first (a count broken over a
-line, 鼙声十\\n三, is 13); every token keeps where it stands in the compact
-text, and :func:`compact` maps that back to the text. The rest is cut into
+What the page's layout put into the prose is removed first (:func:`compact`):
+white space and format characters (a count broken over a line, 鼙声十\\n三, is
+13), the ``¶`` line mark, markup tags (``<pb:…>``), the column breaks of a
+double-column note (``/ ／ | ｜``: 鼓聲/五 is 鼓聲五) and the line end between
+two bracket groups of one note (``)`` [¶] ⏎ [indent] ``(``, and with （）【】:
+此薛鼓)¶⏎(之半也 is 此薛鼓之半也). Every token keeps where it stands in the
+compact text, and :func:`compact` maps that back to every character's place
+in the text. The rest is cut into
 tokens, longest word first:
 
 =========  ==================================================================
@@ -85,15 +90,29 @@ class Token:
     end: int
 
 
+#: Layout of more than one character: a markup tag, the line end between two
+#: bracket groups (``)`` [¶ tags white space] ``(``).
+_LAYOUT = re.compile(r"<[^<>\n]*>|[)）】](?:[\s¶]|<[^<>\n]*>)*[(（【]")
+#: One-character layout besides white space and format characters.
+_LAYOUT_MARKS = frozenset("¶/／|｜")
+
+
 def compact(text: str) -> tuple[str, list[int]]:
-    """*text* without white space and format characters, and for each of its
-    characters the offset in *text*."""
+    """*text* without its layout (the module docstring: white space, format
+    characters, ¶, markup tags, column breaks, the line end between two
+    bracket groups), and for each of its characters the offset in *text*."""
+    skip = {m.start(): m.end() for m in _LAYOUT.finditer(text)}
     chars, where = [], []
-    for i, ch in enumerate(text):
-        if ch.isspace() or unicodedata.category(ch) == "Cf":
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if i in skip:
+            i = skip[i]
             continue
-        chars.append(ch)
-        where.append(i)
+        if not (ch.isspace() or ch in _LAYOUT_MARKS or unicodedata.category(ch) == "Cf"):
+            chars.append(ch)
+            where.append(i)
+        i += 1
     return "".join(chars), where
 
 

@@ -170,8 +170,9 @@ class _Reader:
             self.open = None
         else:
             if self.pending:
-                self.flush(f"the counts are followed by {self.c[t.start:t.end]} naming what "
-                           "follows, not what precedes")
+                word = self.c[t.start:t.end]
+                self.flush(f"{word} after the counts is not in the closing form ({word}之半也, "
+                           f"{word}也), so it names the counts after it, not these")
             self.open, self.counted = (t.value, part or "whole"), set()
         self.subject = t.value
         return end

@@ -246,10 +246,10 @@ def _line(p) -> list[str]:
     """The lines ``guji scan`` prints for pattern *p*."""
     out = [f"  {p.tradition.slug}:{p.diagram}  {p.tradition.label}  "
            f"{p.location.line}:{p.location.column}  {p.notation()}"]
-    for v in p.variants:
-        note = v.notes[0]
-        out.append(f"    ~{v.witness}  {v.notation()}  (note {note.text.replace(chr(10), '⏎')} "
-                   f"at {note.location})")
+    for v in p.variants:        # every note of the witness cited, with its place
+        cited = "; ".join(f"{n.text.replace(chr(10), '⏎')} at {n.location}" for n in v.notes)
+        out.append(f"    ~{v.witness}  {v.notation()}  "
+                   f"({'note' if len(v.notes) == 1 else 'notes'} {cited})")
     for n in p.unread:
         out.append(f"    note {n.text.replace(chr(10), '⏎')} at {n.location}: not read")
     return out

@@ -54,7 +54,7 @@ from .lexer import _LINE_BREAK, SourceText, paused_collector, tokenize
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
 from .notespans import TextMap, classes, find, text_map
 from .parser import ScanResult
-from .scan import read_tokens
+from .scan import read_tokens, scan
 
 _STROKES = "".join(ROUND_GLYPHS) + "".join(SQUARE_GLYPHS)
 _WORDS = tuple(LABELS) + HEADINGS
@@ -77,12 +77,16 @@ def _table():
 
 def prefiltered_scan(text: str, filename: str | None = None, edition: str | None = None,
                      labels: LabelMode = "auto",
-                     spans: list[tuple[int, int]] | None = None) -> ScanResult:
+                     spans: list[tuple[int, int]] | None = None,
+                     read_bracketed: bool = False) -> ScanResult:
     """:func:`guji.text.scan.scan` of *text*, reading only its :func:`windows`
     (*spans*, if they were found already): the same patterns, notices and
-    errors, at the same places."""
+    errors, at the same places. With *read_bracketed* (patterns inside notes
+    read as patterns: the text changes), the whole text is scanned."""
     if labels not in LABEL_MODES:
         raise ValueError(f"labels must be one of {LABEL_MODES}, not {labels!r}")
+    if read_bracketed:
+        return scan(text, filename, edition, labels, read_bracketed=True)
     with paused_collector():
         if spans is None:
             spans = windows(text)

@@ -41,8 +41,9 @@ The caller can force one side with ``labels="after"`` or ``"before"``.
 
 from __future__ import annotations
 
+from .hidden import bracketed, hidden_notices, lost_symbols, unbracketed
 from .labels import LABEL_MODES, LabelMode, attach_labels, caption_lines, label_items
-from .lexer import Kind, SourceText, Token, paused_collector, tokenize
+from .lexer import SourceText, Token, paused_collector, tokenize
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult, build_pattern
 from .segments import Segment, pieces_of
@@ -50,7 +51,7 @@ from .typos import check_typos
 
 
 def scan(text: str, filename: str | None = None, edition: str | None = None,
-         labels: LabelMode = "auto") -> ScanResult:
+         labels: LabelMode = "auto", read_bracketed: bool = False) -> ScanResult:
     """Find every drum pattern in *text*.
 
     Returns a :class:`ScanResult`: the patterns in order of appearance, each
@@ -77,6 +78,9 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
        already read, labels before (the second). Otherwise the patterns
        concerned are not read, and a notice names both readings.
        *labels* ``"after"`` / ``"before"`` forces one side.
+    5. What the text hides is said (:mod:`guji.text.hidden`): labels and 半
+       whose strokes are lost, patterns inside a note (read as patterns with
+       *read_bracketed*).
     4. Diagram numbers follow the text: the n-th 魯鼓 pattern is 魯鼓's
        diagram n, and so for 薛鼓.
 
@@ -86,16 +90,17 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
     if labels not in LABEL_MODES:
         raise ValueError(f"labels must be one of {LABEL_MODES}, not {labels!r}")
     with paused_collector():
-        return _scan(text, filename, edition, labels)
+        return _scan(text, filename, edition, labels, read_bracketed)
 
 
-def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMode) -> ScanResult:
+def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMode,
+          read_bracketed: bool) -> ScanResult:
     src = SourceText(text, filename)
-    return read_tokens(src, tokenize(src), edition, labels)
+    return read_tokens(src, tokenize(src), edition, labels, read_bracketed)
 
 
 def read_tokens(src: SourceText, tokens: list[Token], edition: str | None,
-                labels: LabelMode) -> ScanResult:
+                labels: LabelMode, read_bracketed: bool = False) -> ScanResult:
     """:func:`scan`'s reading of the *tokens* of *src* (all of them, or those of
     the windows :mod:`guji.text.prefilter` keeps)."""
     filename = src.filename
@@ -105,12 +110,18 @@ def read_tokens(src: SourceText, tokens: list[Token], edition: str | None,
         notices.append(Notice(message, src.location(offset) if offset is not None else None,
                               filename))
 
+    hidden = bracketed(src, tokens)
+    for message, offset in hidden_notices(src, hidden, read_bracketed):
+        notice(message, offset)
+    if hidden and read_bracketed:
+        src = SourceText(unbracketed(src.text, hidden), filename)
+        tokens = tokenize(src)
+    for message, offset in lost_symbols(tokens):
+        notice(message, offset)
     pieces = pieces_of(tokens)
     check_typos(src, pieces)
     items = label_items(pieces, caption_lines(tokens), notice)
     patterns = _number(src, attach_labels(items, labels, notice), edition, notice)
-    if not patterns:
-        _explain_nothing(tokens, notice)
     return ScanResult(tuple(patterns), tuple(notices))
 
 
@@ -134,12 +145,3 @@ def _number(src: SourceText, assigned: list[tuple[Segment, Token]], edition: str
         notice(f"{' and '.join(t.label for t in many)}: more than the chapter's two diagrams "
                "found; numbered in order of appearance", None)
     return patterns
-
-
-def _explain_nothing(tokens: list[Token], notice) -> None:
-    """Say why nothing was read, where the text shows why: labels and 半 but no strokes."""
-    halves = [t for t in tokens if t.kind is Kind.HALF]
-    labels_found = [t for t in tokens if t.kind is Kind.LABEL]
-    if labels_found and halves and not any(t.kind is Kind.STROKE for t in tokens):
-        notice("score labels and 半 but no ○ or □ at all: this text seems to have lost "
-               "its drum symbols", labels_found[0].offset)

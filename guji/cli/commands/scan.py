@@ -24,6 +24,10 @@ def register(sub) -> None:
                    help="a text file, - for standard input, or folders and files")
     add_input_options(p)
     add_library_options(p)
+    p.add_argument("--read-bracketed", action="store_true",
+                   help="read a pattern standing inside a note's brackets ( ) （ ） 【 】 (a quoted "
+                        "diagram, or a stray bracket) as a pattern; without it such a pattern "
+                        "is named in a warning and not read")
     add_json_option(p)
     p.set_defaults(func=run)
 
@@ -34,7 +38,7 @@ def run(args) -> int:
     path = args.paths[0]
     name = "<stdin>" if path == "-" else path
     jobs = args.jobs or 1          # a big file's first pass in N processes only if asked: memory
-    big = None if path == "-" else scan_big_file(path, args.encoding, args.labels, True, jobs)
+    big = None if path == "-" or args.read_bracketed else scan_big_file(path, args.encoding, args.labels, True, jobs)
     if big is not None:
         result, encoding = big[0], "utf-8"
     else:
@@ -42,7 +46,8 @@ def run(args) -> int:
             text, encoding = read_text(path, args.encoding)
         else:
             text, encoding, _ = read_lean(path, args.encoding, binary_ok=True)
-        result = prefiltered_scan(text, filename=name, labels=args.labels)
+        result = prefiltered_scan(text, filename=name, labels=args.labels,
+                                  read_bracketed=args.read_bracketed)
     for notice in result.notices:
         print(f"guji: {notice}", file=sys.stderr)
     if args.json:

@@ -182,6 +182,16 @@ class _Sparse:
     def __len__(self) -> int:
         return self.size
 
+    def find(self, sub: str, start: int = 0) -> int:
+        """``str.find`` of a non-blank *sub* inside one window (outside
+        them the text reads as spaces, where no such *sub* stands)."""
+        k = max(bisect.bisect_right(self.starts, start) - 1, 0)
+        for base, text in self.windows[k:]:
+            at = text.find(sub, max(start - base, 0))
+            if at >= 0:
+                return base + at
+        return -1
+
     def __getitem__(self, key):
         if isinstance(key, slice):
             start, stop, _ = key.indices(self.size)

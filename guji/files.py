@@ -28,12 +28,12 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from . import temporary
 from .errors import UsageError
 
 #: The name that means standard output.
@@ -75,17 +75,18 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
     """Yield a temporary path beside *path*; rename it into place on success.
 
     On any exception (Ctrl-C included) the temporary file is removed and
-    *path* is left untouched. *suffix* defaults to *path*'s own suffix, so
-    libraries that pick a format from the extension still see it. An
-    existing file's permission bits are given to the new one; a new file
-    gets the usual ones (``0666`` less the umask).
+    *path* is left untouched. The temporary name is guji's
+    (``.NAME.XXXXXXXX.guji-tmp``, no real extension: :mod:`guji.temporary`),
+    locked while it is written, so that one a killed guji left is removed by
+    the next guji writing in that folder. (*suffix* is accepted and ignored:
+    every writer opens the file itself.) An existing file's permission bits
+    are given to the new one; a new file gets the usual ones (``0666`` less
+    the umask).
     """
     target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix or ".tmp",
-                               dir=directory)
+    held = temporary.new_file(target)
+    tmp = held.path
     try:
-        os.close(fd)
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
         except OSError:
@@ -94,6 +95,8 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)       # mkstemp makes 0600
         yield tmp
+        if os.name == "nt":       # an open file cannot be renamed there
+            held.release()
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -101,6 +104,8 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
         except FileNotFoundError:
             pass
         raise
+    finally:
+        held.release()
 
 
 @dataclass(frozen=True)

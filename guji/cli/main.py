@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from .. import __version__, limits
 from ..errors import GujiError, NotationError
 from ..limits import LimitError
-from .signals import exit_status, stopping
+from .signals import exit_status, ignoring, stopping
 from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
@@ -86,11 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
     try:
         with stopping():
-            return _run(argv)
-    except KeyboardInterrupt as stop:          # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
-        status, word = exit_status(stop)
-        print(f"guji: {word}", file=sys.stderr)
-        return status
+            try:
+                return _run(argv)
+            except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
+                with ignoring():               # a second signal: no second line, no traceback
+                    status, word = exit_status(stop)
+                    print(f"guji: {word}", file=sys.stderr)
+                    return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
 

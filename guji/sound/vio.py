@@ -28,8 +28,11 @@ renders of one command would differ in those bytes only. Every page is given
 
 from __future__ import annotations
 
+import errno
 import os
 import zlib
+
+from ..stops import requested
 
 #: Serial number written in every Ogg page (libsndfile picks a random one).
 OGG_SERIAL = 0x67756A69   # "guji"
@@ -123,6 +126,8 @@ class SinkIO:
 
     # -- what soundfile's virtual I/O calls ----------------------------------
     def write(self, data: bytes) -> int:
+        if self.error is None and requested():       # a signal noted: libsndfile gives up
+            self.error = InterruptedError(errno.EINTR, "stopped by a signal")
         if self.error is not None:
             return 0
         try:
@@ -137,8 +142,8 @@ class SinkIO:
                 self.file.write(data)
                 self._end += len(data) if not self.seekable else 0
             self._pos += len(data)
-        except OSError as e:
-            self.error = e
+        except Exception as e:         # kept, raised once libsndfile returns (never lost)
+            self.error = e if isinstance(e, OSError) else OSError(0, f"{type(e).__name__}: {e}")
             return 0
         return len(data)
 
@@ -149,8 +154,8 @@ class SinkIO:
             else:
                 base = {os.SEEK_SET: 0, os.SEEK_CUR: self._pos, os.SEEK_END: self._end}[whence]
                 self._pos = base + offset
-        except OSError as e:
-            self.error = e
+        except Exception as e:
+            self.error = e if isinstance(e, OSError) else OSError(0, f"{type(e).__name__}: {e}")
         return self._pos
 
     def tell(self) -> int:

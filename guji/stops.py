@@ -1,0 +1,89 @@
+"""Stops that are never lost: a signal noted while a C library calls back into guji.
+
+A signal handler in Python runs between two steps of Python code, wherever
+the main thread is. When that is inside a callback from a C library —
+libsndfile writing a FLAC or OGG file through guji's file object
+(:class:`guji.sound.vio.SinkIO`) — an exception raised there cannot reach
+guji: cffi prints "Exception ignored from cffi callback", returns a default
+value to the library, and the library goes on (a whole 1.4 GB FLAC written
+after Ctrl-C, exit 0).
+
+So guji's handlers (:func:`handler`, installed by the command line for
+SIGINT, SIGTERM and SIGHUP: :mod:`guji.cli.signals`) look first whether a
+C call is under way (:func:`held`): if so the signal is only *noted*
+(:func:`requested` turns true), the callbacks return an error to the
+library, which gives up at once, and :class:`Stopped` is raised as soon as
+the C call returns — when the ``with held():`` block ends. Outside such a
+block the handler raises :class:`Stopped` at once, as Ctrl-C does.
+
+:class:`Stopped` is a :class:`KeyboardInterrupt`, so every clean-up that runs
+on Ctrl-C (a temporary file removed, the old file kept: :mod:`guji.files`)
+runs on SIGTERM and SIGHUP too.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+#: The signals that stop guji cleanly.
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop by the signal *signum* (SIGINT, SIGTERM or SIGHUP)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+_depth = 0                 # how many held() blocks the main thread is in
+_noted: list[int] = []     # the signal noted inside them, if any
+
+
+def handler(signum: int, frame) -> None:
+    """guji's handler for :data:`SIGNALS`: raise :class:`Stopped`, or, inside
+    :func:`held`, note the signal (the first one counts)."""
+    if _depth:
+        if not _noted:
+            _noted.append(signum)
+        return
+    raise Stopped(signum)
+
+
+def requested() -> bool:
+    """Whether a signal was noted inside :func:`held` and not raised yet:
+    a callback seeing it returns an error to its library."""
+    return bool(_noted)
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Note signals instead of raising them in this block (a C library's
+    call, whose callbacks would lose the exception); raise :class:`Stopped`
+    for the one noted when the block ends, whatever else happened in it.
+
+    In the main thread, Ctrl-C is given :func:`handler` for the block when
+    it has Python's default handler (guji used as a library); in other
+    threads signals never arrive and the block changes nothing.
+    """
+    global _depth
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    swapped = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if swapped:
+        signal.signal(signal.SIGINT, handler)
+    _depth += 1
+    try:
+        yield
+    finally:
+        _depth -= 1
+        if swapped:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        if not _depth and _noted:
+            raise Stopped(_noted.pop())
+

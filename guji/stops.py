@@ -44,14 +44,30 @@ _depth = 0                 # how many held() blocks the main thread is in
 _noted: list[int] = []     # the signal noted inside them, if any
 
 
+_stopping = False          # a stop is under way: further signals change nothing
+
+
 def handler(signum: int, frame) -> None:
     """guji's handler for :data:`SIGNALS`: raise :class:`Stopped`, or, inside
-    :func:`held`, note the signal (the first one counts)."""
+    :func:`held`, note the signal. The first signal counts: once a stop is
+    under way, others are ignored (a second Ctrl-C cannot interrupt the
+    clean-up of the first)."""
+    global _stopping
+    if _stopping:
+        return
     if _depth:
         if not _noted:
             _noted.append(signum)
         return
+    _stopping = True
     raise Stopped(signum)
+
+
+def reset() -> None:
+    """Forget any stop (a new command begins: :func:`guji.cli.signals.stopping`)."""
+    global _stopping
+    _stopping = False
+    _noted.clear()
 
 
 def requested() -> bool:
@@ -70,12 +86,13 @@ def held() -> Iterator[None]:
     it has Python's default handler (guji used as a library); in other
     threads signals never arrive and the block changes nothing.
     """
-    global _depth
+    global _depth, _stopping
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     swapped = signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    if swapped:
+    if swapped:               # guji as a library: a fresh stop each time
+        reset()
         signal.signal(signal.SIGINT, handler)
     _depth += 1
     try:
@@ -85,5 +102,6 @@ def held() -> Iterator[None]:
         if swapped:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         if not _depth and _noted:
+            _stopping = True
             raise Stopped(_noted.pop())
 

@@ -7,7 +7,11 @@ at any moment, even while they load, exits with status 130, 143 or 129 and
 one line, never a traceback.
 """
 
+import os
 import sys
+
+#: The exit statuses of a stop: SIGHUP, SIGINT, SIGTERM.
+STOPPED = (129, 130, 143)
 
 
 def main(argv=None) -> int:
@@ -24,6 +28,8 @@ def main(argv=None) -> int:
     if signals is not None and argv is None:     # the console script: guji is exiting
         _flush()
         signals.settle()
+        if status in STOPPED:     # stopped: its files cleaned up, its line said; go now
+            os._exit(status)
     return status
 
 

@@ -25,7 +25,7 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, handler
+from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, handler, reset
 
 #: The signals that stop guji cleanly, and the word for each.
 SIGNALS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
@@ -61,12 +61,14 @@ def stopping() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    reset()
     previous = {s: signal.signal(s, handler) for s in _STOP_SIGNALS}
     try:
         yield
     finally:
         for s, old in previous.items():
             signal.signal(s, old)
+        reset()
 
 
 @contextmanager

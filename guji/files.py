@@ -13,8 +13,9 @@ decides how a target is written (:func:`destination`):
 * **a device, a FIFO, a socket** (``/dev/null``, a named pipe): written to
   directly, in order, never replaced, never read back (*streamed*): ``-o
   /dev/null`` times a render, ``-o pipe`` feeds another program;
-* **``-``**: standard output, streamed (refused for binary data when it is a
-  terminal); an open binary file object is streamed too;
+* **``-``** (or ``/dev/stdout``): standard output, streamed (refused for
+  binary data when it is a terminal); an open binary file object is
+  streamed too;
 * **a directory**: refused, as is an empty name or a missing folder.
 
 Every failure of the file system becomes one
@@ -38,6 +39,9 @@ from .errors import UsageError
 
 #: The name that means standard output.
 STDOUT = "-"
+#: Paths that name standard output too, written exactly as ``-`` is (not
+#: replaced by a new file when the output is redirected to one).
+STDOUT_PATHS = frozenset({"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
 
 #: The causes of file-system errors, in words.
 _REASONS = {
@@ -149,7 +153,7 @@ def destination(where, *, hint: str = "", binary: bool = True) -> Destination:
         name = os.fsdecode(name)
     if name == "":
         raise UsageError("no file name given")
-    if name == STDOUT:
+    if name == STDOUT or name in STDOUT_PATHS:
         if binary and _is_terminal(sys.stdout):
             raise UsageError("standard output is a terminal: redirect it to a file or a pipe, "
                              "or give a file name")

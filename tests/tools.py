@@ -27,6 +27,8 @@ PACKAGES = {
     "pdftoppm": "poppler-utils",
     "fluidsynth": "fluidsynth",
     "chromium": "chromium",
+    "flac": "flac",
+    "ogginfo": "vorbis-tools",
 }
 
 

@@ -134,8 +134,10 @@ class SinkIO:
             if self.ogg:
                 self._pending += data
                 self._pages()
-            elif self.flac_frames is not None and self._pos < FLAC_HEAD:
-                self._pending += data          # the head, held until STREAMINFO is whole
+            elif self.flac_frames is not None and self._end == 0 and self._pos < FLAC_HEAD:
+                # the head, held until STREAMINFO is whole (only the first time: what
+                # libsndfile rewrites there at the end cannot go back into a stream)
+                self._pending += data
                 if len(self._pending) >= FLAC_HEAD:
                     self._flush_head()
             elif self.seekable or self._pos == self._end:

@@ -43,6 +43,8 @@ SUFFIX = ".guji-tmp"
 #: Without locks (Windows), temporary files older than this are stale.
 STALE_SECONDS = 24 * 3600
 
+_ours: set[str] = set()      # the temporary folders this process holds
+
 
 def _lock(fd: int, *, wait: bool = False) -> bool:
     """Take the lock on *fd*; whether it was taken (always, without ``flock``)."""
@@ -64,6 +66,7 @@ class Held:
         _lock(fd, wait=True)
 
     def release(self) -> None:
+        _ours.discard(os.path.realpath(self.path))
         fd, self._fd = self._fd, None
         if fd is not None:
             os.close(fd)
@@ -83,7 +86,9 @@ def new_folder(folder: Path, name: str) -> Held:
     with _folder_locked(folder):
         _sweep(folder)
         tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=SUFFIX, dir=folder)
-        return Held(tmp, os.open(tmp, os.O_RDONLY))
+        held = Held(tmp, os.open(tmp, os.O_RDONLY))
+    _ours.add(os.path.realpath(tmp))
+    return held
 
 
 @contextmanager
@@ -91,6 +96,9 @@ def _folder_locked(folder: Path) -> Iterator[None]:
     """*folder*'s own lock, held by whoever makes a temporary name, sweeps or
     moves results in it (so a sweep never meets a file made but not yet
     locked); none where the folder cannot be opened or locked."""
+    if os.path.realpath(folder) in _ours:     # our own temporary folder: nobody else's
+        yield
+        return
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:

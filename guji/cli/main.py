@@ -21,6 +21,7 @@ from .. import __version__, limits
 from ..errors import GujiError, NotationError
 from ..limits import LimitError
 from .signals import exit_status, ignoring, stopping
+from .stdout import CheckedOutput
 from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     differ), 2 (a user error, one line), 130 (Ctrl-C), 128 + n (stopped by
     signal n: SIGTERM 143, SIGHUP 129)."""
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
+    sys.stdout, sys.stderr = SafeStream(CheckedOutput(stdout)), SafeStream(stderr or _Nowhere())
     try:
         with stopping():
             try:
@@ -111,12 +112,27 @@ def _run(argv: list[str] | None) -> int:
         return 2
     try:
         with limits.lifted() if getattr(args, "force", False) else nullcontext():
-            return int(args.func(args) or 0)
+            status = int(args.func(args) or 0)
+        sys.stdout.flush()           # a full disk says so now, as a one-line error
+        return status
     except GujiError as e:
         report(e, args)
         return e.exit_status
     except BrokenPipeError:
         return 0
+
+
+class _Nowhere:
+    """Standard error when it is closed: what guji would say is lost, quietly."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
 
 
 if __name__ == "__main__":  # pragma: no cover

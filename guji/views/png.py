@@ -70,21 +70,60 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
     check_target(path)
     exe = browser or find_browser()
     w, h = int(round(drawing_.width)), int(round(drawing_.height))
-    with tempfile.TemporaryDirectory(prefix="guji-png-") as tmpdir:
+    with tempfile.TemporaryDirectory(prefix="guji-png-", ignore_cleanup_errors=True) as tmpdir:
         svg_file = Path(tmpdir) / "drawing.svg"
         svg_file.write_text(drawing_.svg(xml_declaration=True), encoding="utf-8")
         shot = Path(tmpdir) / "shot.png"
         cmd = [exe, *BROWSER_FLAGS, f"--user-data-dir={tmpdir}/profile",
                f"--force-device-scale-factor={scale:g}", f"--window-size={w},{h}",
                f"--screenshot={shot}", svg_file.as_uri()]
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  timeout=timeout, text=True)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
-        if proc.returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
-            last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise UsageError(f"{exe} made no PNG (exit {proc.returncode}): {last}")
+        returncode, stderr = _run_browser(cmd, exe, timeout)
+        if returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
+            last = (stderr.strip().splitlines() or ["no output"])[-1]
+            raise UsageError(f"{exe} made no PNG (exit {returncode}): {last}")
         with writing(path) as out, open(shot, "rb") as png:
             shutil.copyfileobj(png, out.open())
     return Path(out.name)
+
+
+def _run_browser(cmd: list[str], exe: str, timeout: float) -> tuple[int, str]:
+    """Run the browser (its exit status and stderr), in a process group of its
+    own, kept from any sound server (a screenshot needs none, and a reachable
+    PulseAudio server can stall headless Chromium). On a failure, a timeout
+    or a stop (Ctrl-C, SIGTERM) the whole group is ended and waited for, so
+    no browser process is left writing into the temporary folder."""
+    env = dict(os.environ, PULSE_SERVER="unix:/nonexistent")
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env, start_new_session=True)
+    except OSError as e:
+        raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
+    try:
+        _, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _end_group(proc)
+        raise UsageError(f"could not run {exe} to make the PNG: no picture after "
+                         f"{timeout:g} s") from None
+    except BaseException:
+        _end_group(proc)
+        raise
+    _end_group(proc)          # helpers the browser left behind
+    return proc.returncode, stderr
+
+
+def _end_group(proc: subprocess.Popen, wait: float = 5.0) -> None:
+    """Kill *proc*'s process group and wait (up to *wait* s) until it is gone."""
+    import signal
+    import time
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        pass
+    proc.wait()
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except (ProcessLookupError, PermissionError, AttributeError):
+            return
+        time.sleep(0.01)

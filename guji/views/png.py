@@ -77,7 +77,7 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
         cmd = [exe, *BROWSER_FLAGS, f"--user-data-dir={tmpdir}/profile",
                f"--force-device-scale-factor={scale:g}", f"--window-size={w},{h}",
                f"--screenshot={shot}", svg_file.as_uri()]
-        returncode, stderr = _run_browser(cmd, exe, timeout)
+        returncode, stderr = _run_browser(cmd, exe, timeout, tmpdir)
         if returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
             last = (stderr.strip().splitlines() or ["no output"])[-1]
             raise UsageError(f"{exe} made no PNG (exit {returncode}): {last}")
@@ -86,13 +86,14 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
     return Path(out.name)
 
 
-def _run_browser(cmd: list[str], exe: str, timeout: float) -> tuple[int, str]:
+def _run_browser(cmd: list[str], exe: str, timeout: float, tmpdir: str) -> tuple[int, str]:
     """Run the browser (its exit status and stderr), in a process group of its
-    own, kept from any sound server (a screenshot needs none, and a reachable
-    PulseAudio server can stall headless Chromium). On a failure, a timeout
-    or a stop (Ctrl-C, SIGTERM) the whole group is ended and waited for, so
-    no browser process is left writing into the temporary folder."""
-    env = dict(os.environ, PULSE_SERVER="unix:/nonexistent")
+    own, its temporary files in *tmpdir* (guji's, removed after), kept from
+    any sound server (a screenshot needs none, and a reachable PulseAudio
+    server can stall headless Chromium). On a failure, a timeout or a stop
+    (Ctrl-C, SIGTERM) the whole group is ended and waited for, so no browser
+    process is left writing into the temporary folder."""
+    env = dict(os.environ, PULSE_SERVER="unix:/nonexistent", TMPDIR=tmpdir)
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env, start_new_session=True)

@@ -134,6 +134,16 @@ def test_a_signal_at_a_random_moment_stops_the_render_at_once(tmp_path, fmt):
     assert bad == []
 
 
+@pytest.mark.parametrize("moment", [0.0, 0.005, 0.010, 0.015, 0.020])
+def test_a_signal_in_guji_s_first_20_ms_still_gets_its_line(tmp_path, moment):
+    # a signal in the first 20 ms once ended guji without its line (the handlers came later)
+    for signum in STATUS:
+        r = one_try(tmp_path / f"{signal.Signals(signum).name}", "flac", moment, signum)
+        status, line = STATUS[signum]
+        assert (r["status"], r["err"], r["old"]) == (status, line + "\n", True), r
+        assert r["files"] == ["piece.flac"] and r["took"] <= TOLERANCE, r
+
+
 # -- SIGKILL, a second signal ----------------------------------------------------------------
 
 def test_after_sigkill_only_a_temporary_file_is_left_and_the_next_guji_removes_it(tmp_path):

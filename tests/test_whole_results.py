@@ -183,3 +183,30 @@ def test_a_png_stopped_while_chromium_draws_leaves_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]
     left = subprocess.run(["pgrep", "-f", str(private_tmp)], capture_output=True, text=True)
     assert left.stdout == ""
+
+
+def test_a_pdf_stopped_while_lilypond_engraves_leaves_nothing(tmp_path):
+    # LilyPond's Ghostscript, left running, once kept writing into guji's temporary folder
+    tools.require("lilypond")
+    private_tmp = tmp_path / "tmp"
+    private_tmp.mkdir()
+    (tmp_path / "lu.pdf").write_bytes(b"the old file")
+    prelude = """
+        import os, signal, subprocess, time
+        _communicate = subprocess.Popen.communicate
+        def _stop_while_engraving(self, *args, **kwargs):
+            if "sheet.ly" in self.args:
+                time.sleep(1.0)          # LilyPond has started (its start-up alone takes 2 s)
+                os.kill(os.getpid(), signal.SIGTERM)
+            return _communicate(self, *args, **kwargs)
+        subprocess.Popen.communicate = _stop_while_engraving
+        """
+    env = runner.environment(TMPDIR=str(private_tmp))
+    r = runner.wrapped(prelude, ["sheet", "lu", "-o", "lu.pdf"], tmp_path, env=env,
+                       memory_bytes=resource.RLIM_INFINITY)
+    assert (r.returncode, r.err_lines) == (143, ["guji: terminated (SIGTERM)"])
+    assert list(private_tmp.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lu.pdf", "tmp"]
+    assert (tmp_path / "lu.pdf").read_bytes() == b"the old file"
+    left = subprocess.run(["pgrep", "-f", str(private_tmp)], capture_output=True, text=True)
+    assert left.stdout == ""

@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .. import processes
 from ..errors import UsageError
 from ..files import check_target, writing
 from .svg import Drawing
@@ -87,44 +88,17 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
 
 
 def _run_browser(cmd: list[str], exe: str, timeout: float, tmpdir: str) -> tuple[int, str]:
-    """Run the browser (its exit status and stderr), in a process group of its
-    own, its temporary files in *tmpdir* (guji's, removed after), kept from
-    any sound server (a screenshot needs none, and a reachable PulseAudio
-    server can stall headless Chromium). On a failure, a timeout or a stop
-    (Ctrl-C, SIGTERM) the whole group is ended and waited for, so no browser
-    process is left writing into the temporary folder."""
+    """Run the browser (its exit status and stderr) as :func:`guji.processes.run`
+    does (the whole process group ended on a stop), its temporary files in
+    *tmpdir* (guji's, removed after), kept from any sound server (a
+    screenshot needs none, and a reachable PulseAudio server can stall
+    headless Chromium)."""
     env = dict(os.environ, PULSE_SERVER="unix:/nonexistent", TMPDIR=tmpdir)
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=env, start_new_session=True)
+        proc = processes.run(cmd, timeout=timeout, env=env)
     except OSError as e:
         raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
-    try:
-        _, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        _end_group(proc)
         raise UsageError(f"could not run {exe} to make the PNG: no picture after "
                          f"{timeout:g} s") from None
-    except BaseException:
-        _end_group(proc)
-        raise
-    _end_group(proc)          # helpers the browser left behind
-    return proc.returncode, stderr
-
-
-def _end_group(proc: subprocess.Popen, wait: float = 5.0) -> None:
-    """Kill *proc*'s process group and wait (up to *wait* s) until it is gone."""
-    import signal
-    import time
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, AttributeError):
-        pass
-    proc.wait()
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(proc.pid, 0)
-        except (ProcessLookupError, PermissionError, AttributeError):
-            return
-        time.sleep(0.01)
+    return proc.returncode, proc.stderr

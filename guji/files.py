@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from . import temporary
+from . import stops, temporary
 from .errors import UsageError
 
 #: The name that means standard output.
@@ -99,6 +99,7 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)       # mkstemp makes 0600
         yield tmp
+        stops.check()             # never move a result in after a stop (one Python swallowed)
         if os.name == "nt":       # an open file cannot be renamed there
             held.release()
         os.replace(tmp, target)

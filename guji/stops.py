@@ -45,6 +45,7 @@ _noted: list[int] = []     # the signal noted inside them, if any
 
 
 _stopping = False          # a stop is under way: further signals change nothing
+_signalled: list[int] = []  # the signal of the stop under way, until the command ends
 
 
 def handler(signum: int, frame) -> None:
@@ -60,7 +61,19 @@ def handler(signum: int, frame) -> None:
             _noted.append(signum)
         return
     _stopping = True
+    _signalled[:] = [signum]
     raise Stopped(signum)
+
+
+def check() -> None:
+    """Raise :class:`Stopped` again if a stop was signalled but is not on its
+    way: Python swallows an exception raised where it cannot propagate (a
+    weak reference's callback — the import system has some —, a destructor),
+    and a signal whose handler ran there would otherwise be lost. Called
+    where work goes on (each block of a render) and before a result is
+    moved into place."""
+    if _signalled and signal.getsignal(signal.SIGINT) is handler:   # guji's stop, not a past one
+        raise Stopped(_signalled[0])
 
 
 def reset() -> None:
@@ -68,6 +81,7 @@ def reset() -> None:
     global _stopping
     _stopping = False
     _noted.clear()
+    _signalled.clear()
 
 
 def requested() -> bool:
@@ -103,5 +117,6 @@ def held() -> Iterator[None]:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         if not _depth and _noted:
             _stopping = True
+            _signalled[:] = _noted[:1]
             raise Stopped(_noted.pop())
 

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .stops import held
+from .stops import check, held
 
 try:
     import fcntl
@@ -161,6 +161,7 @@ def staged(folder: Path) -> Iterator[Path]:
     stage = new_folder(folder, "guji-results")
     try:
         yield Path(stage.path)
+        check()
         with held():
             _move_all(Path(stage.path), folder)
     finally:

@@ -20,6 +20,7 @@ from contextlib import nullcontext
 from .. import __version__, limits
 from ..errors import GujiError, NotationError
 from ..limits import LimitError
+from ..stops import check
 from .signals import exit_status, ignoring, stopping
 from .stdout import CheckedOutput
 from .terminal import SafeStream
@@ -111,6 +112,7 @@ def _run(argv: list[str] | None) -> int:
         print("guji: give a command (see 'guji --help')", file=sys.stderr)
         return 2
     try:
+        check()                      # a stop while the modules loaded, swallowed by Python
         with limits.lifted() if getattr(args, "force", False) else nullcontext():
             status = int(args.func(args) or 0)
         sys.stdout.flush()           # a full disk says so now, as a one-line error

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ..files import destination, writing
-from ..stops import held, requested
+from ..stops import check, held, requested
 from ..timing.performance import Cue
 from .headroom import CEILING_DBFS
 from .kit import Kit
@@ -216,6 +216,7 @@ def _render(mix: Mix, writer: _BlockWriter, size: int,
             progress: Callable[[int, int], None] | None) -> None:
     done = 0
     for block in mix.blocks(size):
+        check()               # a stop whose exception Python swallowed is raised here
         writer.write(block)
         done += len(block)
         if progress is not None:

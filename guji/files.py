@@ -14,7 +14,7 @@ decides how a target is written (:func:`destination`):
   written to directly, in order, never replaced, never read back
   (*streamed*): ``-o /dev/null`` times a render, ``-o pipe`` feeds another
   program; a **block device** (a disk, ``/dev/sda``) is refused;
-* **``-``**: standard output, streamed (refused for binary data when it is a
+* **``-``** (or ``/dev/stdout``): standard output, streamed (refused for binary data when it is a
   terminal); an open binary file object is streamed too;
 * **a directory**: refused, as is an empty name or a missing folder.
 
@@ -29,16 +29,19 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from . import stops, temporary
 from .errors import UsageError, escape_controls
 
 #: The name that means standard output.
 STDOUT = "-"
+#: Paths that name standard output too, written exactly as ``-`` is (not
+#: replaced by a new file when the output is redirected to one).
+STDOUT_PATHS = frozenset({"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
 
 #: How a device or FIFO is opened: for writing, not inherited by programs guji
 #: runs, in binary (Windows' ``O_BINARY``; POSIX has no text mode, Windows no
@@ -81,17 +84,18 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
     """Yield a temporary path beside *path*; rename it into place on success.
 
     On any exception (Ctrl-C included) the temporary file is removed and
-    *path* is left untouched. *suffix* defaults to *path*'s own suffix, so
-    libraries that pick a format from the extension still see it. An
-    existing file's permission bits are given to the new one; a new file
-    gets the usual ones (``0666`` less the umask).
+    *path* is left untouched. The temporary name is guji's
+    (``.NAME.XXXXXXXX.guji-tmp``, no real extension: :mod:`guji.temporary`),
+    locked while it is written, so that one a killed guji left is removed by
+    the next guji writing in that folder. (*suffix* is accepted and ignored:
+    every writer opens the file itself.) An existing file's permission bits
+    are given to the new one; a new file gets the usual ones (``0666`` less
+    the umask).
     """
     target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix or ".tmp",
-                               dir=directory)
+    held = temporary.new_file(target)
+    tmp = held.path
     try:
-        os.close(fd)
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
         except OSError:
@@ -100,6 +104,9 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)       # mkstemp makes 0600
         yield tmp
+        stops.check()             # never move a result in after a stop (one Python swallowed)
+        if os.name == "nt":       # an open file cannot be renamed there
+            held.release()
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -107,6 +114,8 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None):
         except FileNotFoundError:
             pass
         raise
+    finally:
+        held.release()
 
 
 @dataclass(frozen=True)
@@ -150,7 +159,7 @@ def destination(where, *, hint: str = "", binary: bool = True) -> Destination:
         name = os.fsdecode(name)
     if name == "":
         raise UsageError("no file name given")
-    if name == STDOUT:
+    if name == STDOUT or name in STDOUT_PATHS:
         if binary and _is_terminal(sys.stdout):
             raise UsageError("standard output is a terminal: redirect it to a file or a pipe, "
                              "or give a file name")

@@ -13,3 +13,32 @@ import tempfile
 
 _CACHE = tempfile.mkdtemp(prefix="guji-test-cache-")
 os.environ["GUJI_CACHE"] = _CACHE
+
+
+# -- the live tests: marked, so they can be run on their own (-m live) or left out -----------
+
+import inspect  # noqa: E402
+
+import pytest  # noqa: E402
+
+#: Modules whose every test plays in real time (PortAudio on a null device or a
+#: private PulseAudio server, live MIDI on a private JACK server).
+LIVE_MODULES = {"test_live", "test_play", "test_demo"}
+#: Words in a test's own source that say it plays in real time.
+LIVE_WORDS = ("ALSA_CONFIG_PATH", "_compare_on", "pulse.", "jack.", "guji_env(")
+
+
+def _is_live(item) -> bool:
+    if item.module.__name__.rsplit(".", 1)[-1] in LIVE_MODULES:
+        return True
+    try:
+        source = inspect.getsource(item.function)
+    except (OSError, TypeError):
+        return False
+    return any(word in source for word in LIVE_WORDS)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if isinstance(item, pytest.Function) and _is_live(item):
+            item.add_marker(pytest.mark.live)

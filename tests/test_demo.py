@@ -32,10 +32,12 @@ def test_without_a_device_it_writes_audio_and_midi_and_says_where(tmp_path):
     assert r.returncode == 0, r.stderr
     assert b"Traceback" not in r.stderr
     assert b"so here are the recordings instead" in r.stderr
-    listed = [Path(line) for line in r.stdout.decode().split()]
+    # each file reported on stderr, in the one form of every command; nothing on stdout
+    listed = [Path(line.split(": ")[0][len("wrote "):]) for line in r.stderr.decode().splitlines()
+              if line.startswith("wrote ")]
     out = tmp_path / "out"
     assert sorted(listed) == sorted(out.iterdir())
-    assert len(listed) == 10
+    assert len(listed) == 10 and r.stdout == b""
     patterns = scan_edition(default_edition()).patterns
     for p in patterns:
         stem = f"{p.tradition.slug}-{p.diagram}-{p.edition}"
@@ -57,6 +59,10 @@ def test_with_a_device_it_plays_and_writes_nothing(tmp_path):
     assert not (tmp_path / "out").exists()
     shown = r.stderr.decode("utf-8")
     assert "魯鼓 1" in shown and "薛鼓 2" in shown   # the display named what sounded
+    # the device named first, a hint for when nothing is heard, then the same next steps
+    first = shown.splitlines()[0]
+    assert first.startswith("guji: playing on ") and "demo --write" in first, first
+    assert "Next:" in shown and "compare lu:1 lu:1@wuli-tongkao" in shown
 
 
 def test_write_forces_files(tmp_path):

@@ -34,7 +34,7 @@ def test_a_written_file_reports_its_own_length_ring_included(tmp_path):
     r = guji("render", "lu", "-o", "lu.wav", cwd=tmp_path)
     info = sf.info(str(tmp_path / "lu.wav"))
     length = info.frames / info.samplerate
-    assert f"{length:.1f} s (the music 7.2 s" in r.stdout      # 12 strokes × 0.6 s, then the ring
+    assert f"{length:.1f} s (the music 7.2 s" in r.stderr      # 12 strokes × 0.6 s, then the ring
     assert length > 7.2 + 0.5
     r = guji("compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "sequence", "-o", "c.flac",
              cwd=tmp_path)

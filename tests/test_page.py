@@ -145,7 +145,8 @@ def test_page_in_headless_chromium(site, tmp_path):
     sync_api = _browser()
     folder, index, patterns, _ = site
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS)
+        browser = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS,
+                                   env=tools.browser_environment())
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             problems = []
@@ -236,7 +237,8 @@ PLAY_AND_PAUSE = """async ([selector, wait]) => {
 
 def _open(sync_api, index, **context):
     pw = sync_api.sync_playwright().start()
-    browser = pw.chromium.launch(executable_path=BROWSER, args=AUTOPLAY)
+    browser = pw.chromium.launch(executable_path=BROWSER, args=AUTOPLAY,
+                                 env=tools.browser_environment())
     page = browser.new_context(**context).new_page()
     problems = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)

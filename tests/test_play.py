@@ -84,7 +84,7 @@ def guji(args, env, **kw) -> subprocess.CompletedProcess:
 def test_play_streams_every_stroke_and_shows_it(null_audio):
     r = guji(["play", "lu", "--interval", "0.1", "--count-in", "2"], null_audio)
     assert r.returncode == 0, r.stderr
-    lines = r.stderr.splitlines()
+    lines = tools.without_honest_reports(r.stderr).splitlines()   # an underrun under load is said
     assert lines[:2] == ["魯鼓 1 liji-zhengyi  count-in 1/2", "魯鼓 1 liji-zhengyi  count-in 2/2"]
     strokes = lines[2:]
     half = load("lu").notation(Rite.TOUHU)
@@ -100,7 +100,7 @@ def test_play_several_patterns_in_mono_at_another_rate(null_audio):
     r = guji(["play", "lu:2", "xue:2", "--interval", "0.05", "--gap", "0",
               "--channels", "1", "--rate", "44100", "--quiet"], null_audio)
     assert r.returncode == 0, r.stderr
-    assert r.stderr == ""
+    assert tools.without_honest_reports(r.stderr) == ""     # an underrun under load is said
 
 
 def test_devices_lists_the_null_default(null_audio):

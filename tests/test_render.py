@@ -327,7 +327,7 @@ def test_identical_commands_give_identical_bytes(tmp_path, capsys, name, bits, s
     assert info.subtype == subtype and info.samplerate == 48000 and info.channels == 2
     if subtype == "FLOAT":
         assert b"PEAK" not in outputs[0]      # libsndfile's PEAK chunk holds the time of writing
-    assert "wrote" in capsys.readouterr().out
+    assert "wrote" in capsys.readouterr().err
 
 
 def test_ogg_pages_carry_a_fixed_serial_and_valid_crcs(tmp_path, lu):
@@ -431,7 +431,7 @@ def test_render_command_options(tmp_path, capsys, lu):
                  "--bpm", "120", "-o", str(path)]) == 0
     info = sf.info(str(path))
     assert (info.samplerate, info.channels, info.subtype) == (22050, 1, "PCM_24")
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert out.startswith(f"wrote {path}") and "12 strokes" in out
 
 
@@ -532,7 +532,7 @@ def test_a_muted_drum_is_silent_in_the_audio(tmp_path, capsys, argv, sounding, k
     assert main(["render", "lu", "--rite", "she", "--repeat", "2", *argv, "-o", str(out)]) == 0
     glyphs = [s.glyph for s in load("lu").strokes] * 2
     # the drum strokes that sound are counted (ghost clicks are not strokes)
-    assert f"; {glyphs.count(kept)} strokes;" in capsys.readouterr().out
+    assert f"; {glyphs.count(kept)} strokes;" in capsys.readouterr().err
     samples, rate = sf.read(out)
     found = onsets.detect_onsets(samples, rate)
     want = [i * 0.6 for i, g in enumerate(glyphs) if g in sounding]

@@ -349,8 +349,8 @@ def test_guji_sheet_writes_each_format(tmp_path, capsys, suffix):
     out = tmp_path / f"lu-xue{suffix}"
     assert run(["sheet", "lu", "xue", "--rite", "she", "--repeat", "2", "--count-in", "4",
                 "-o", str(out)]) == 0
-    said = capsys.readouterr().out
-    assert said.startswith(f"wrote {out} (") and "51 strokes written, 1 staff" in said
+    said = capsys.readouterr().err
+    assert said.startswith(f"wrote {out}: ") and "; 51 strokes written; 1 staff" in said
     score = music21.converter.parse(out) if suffix != ".ly" else None
     if score is not None:
         assert len(list(score.parts[0].expandRepeats().recurse().notes)) == 4 + 2 * 51

@@ -170,7 +170,7 @@ def test_guji_sheet_writes_svg_and_pdf(tmp_path, capsys):
     for suffix in (".svg", ".pdf"):
         out = tmp_path / f"lu{suffix}"
         assert main(["sheet", "lu", "--rite", "she", "--count-in", "2", "-o", str(out)]) == 0
-        assert capsys.readouterr().out.startswith(f"wrote {out} (3 bars, 23 strokes")
+        assert capsys.readouterr().err.startswith(f"wrote {out}: 3 bars; 23 strokes")
     assert (tmp_path / "lu.pdf").read_bytes()[:5] == b"%PDF-"
     assert ET.parse(tmp_path / "lu.svg").getroot().tag.endswith("svg")
 

@@ -68,7 +68,10 @@ def test_read_text_missing_and_directory(tmp_path):
 def test_atomic_path_renames_on_success_and_cleans_up_on_interrupt(tmp_path):
     target = tmp_path / "out.wav"
     with atomic_path(target) as tmp:
-        assert tmp.endswith(".wav") and os.path.dirname(tmp) == str(tmp_path)
+        # a name that is guji's, with no real extension: nothing takes it for a finished file
+        name = os.path.basename(tmp)
+        assert name.startswith(".out.wav.") and name.endswith(".guji-tmp")
+        assert os.path.dirname(tmp) == str(tmp_path)
         with open(tmp, "wb") as f:
             f.write(b"done")
     assert target.read_bytes() == b"done"

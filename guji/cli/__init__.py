@@ -1,22 +1,44 @@
 """The command line: ``guji COMMAND …`` (see :mod:`guji.cli.main`).
 
 :func:`main` is the console script's entry point, and this module stays
-tiny: the command line's modules are imported inside it, so Ctrl-C at any
-moment, even while they load, exits with status 130 and one line, never a
-traceback.
+tiny: guji's signal handlers are installed first (:mod:`guji.cli.signals`),
+then the command line's modules are imported, so Ctrl-C, SIGTERM or SIGHUP
+at any moment, even while they load, exits with status 130, 143 or 129 and
+one line, never a traceback.
 """
 
+import os
 import sys
+
+#: The exit statuses of a stop: SIGHUP, SIGINT, SIGTERM.
+STOPPED = (129, 130, 143)
 
 
 def main(argv=None) -> int:
     """Run ``guji`` with *argv* (default ``sys.argv[1:]``); return the exit status."""
+    signals = None
     try:
+        from . import signals
+        signals.install()
         from .main import main as run
-    except KeyboardInterrupt:
-        print("guji: interrupted", file=sys.stderr)
-        return 130
-    return run(argv)
+        status = run(argv)
+    except KeyboardInterrupt as stop:     # before the command line's own handling
+        status, word = signals.exit_status(stop) if signals else (130, "interrupted")
+        print(f"guji: {word}", file=sys.stderr)
+    if signals is not None and argv is None:     # the console script: guji is exiting
+        _flush()
+        signals.settle()
+        if status in STOPPED:     # stopped: its files cleaned up, its line said; go now
+            os._exit(status)
+    return status
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
 
 
 __all__ = ["main"]

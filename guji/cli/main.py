@@ -20,7 +20,9 @@ from contextlib import nullcontext
 from .. import __version__, limits
 from ..errors import GujiError, NotationError
 from ..limits import LimitError
-from .signals import exit_status, stopping
+from ..stops import check
+from .signals import exit_status, ignoring, stopping
+from .stdout import CheckedOutput
 from .terminal import SafeStream, encoded
 
 #: Subcommands, in the order ``guji --help`` lists them.
@@ -105,14 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     differ), 2 (a user error, one line), 130 (Ctrl-C), 128 + n (stopped by
     signal n: SIGTERM 143, SIGHUP 129)."""
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = SafeStream(stdout), SafeStream(stderr)
+    sys.stdout, sys.stderr = SafeStream(CheckedOutput(stdout)), SafeStream(stderr or _Nowhere())
     try:
         with stopping(), encoded(stdout, stderr):
-            return _run(argv)
-    except KeyboardInterrupt as stop:          # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
-        status, word = exit_status(stop)
-        print(f"guji: {word}", file=sys.stderr)
-        return status
+            try:
+                return _run(argv)
+            except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
+                with ignoring():               # a second signal: no second line, no traceback
+                    status, word = exit_status(stop)
+                    print(f"guji: {word}", file=sys.stderr)
+                    return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
 
@@ -130,8 +134,11 @@ def _run(argv: list[str] | None) -> int:
         print("guji: give a command (see 'guji --help')", file=sys.stderr)
         return 2
     try:
+        check()                      # a stop while the modules loaded, swallowed by Python
         with limits.lifted() if getattr(args, "force", False) else nullcontext():
-            return int(args.func(args) or 0)
+            status = int(args.func(args) or 0)
+        sys.stdout.flush()           # a full disk says so now, as a one-line error
+        return status
     except GujiError as e:
         report(e, args)
         if getattr(e, "end_now", False):     # a sound server gone: no PortAudio clean-up
@@ -151,6 +158,19 @@ def _end_now(status: int) -> None:
         except (OSError, ValueError, AttributeError):
             pass
     os._exit(status)
+
+
+class _Nowhere:
+    """Standard error when it is closed: what guji would say is lost, quietly."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,22 +1,34 @@
-"""Stopping: SIGTERM and SIGHUP clean up as Ctrl-C does.
+"""Stopping: Ctrl-C, SIGTERM and SIGHUP stop any command cleanly, at any moment.
 
-Ctrl-C (SIGINT) raises :class:`KeyboardInterrupt` anywhere in Python, and
-everything guji writes cleans up on it (a temporary file removed, the old
-file intact: :mod:`guji.files`). :func:`stopping` makes SIGTERM (``kill``, a
-service manager, ``timeout``) and SIGHUP (the terminal closed) raise
-:class:`Stopped`, a :class:`KeyboardInterrupt` too, so the same clean-up
-runs; the command line then exits with 128 + the signal's number (143, 129),
-as a shell reports a process those signals ended, after one line saying why.
+:func:`stopping` gives SIGINT (Ctrl-C), SIGTERM (``kill``, a service
+manager, ``timeout``) and SIGHUP (the terminal closed) guji's handler
+(:func:`guji.stops.handler`): each raises :class:`~guji.stops.Stopped`, a
+:class:`KeyboardInterrupt`, so the same clean-up runs for all three (a
+temporary file removed, the old file intact: :mod:`guji.files`) — or, while
+a C library is calling back into guji (libsndfile writing FLAC or OGG),
+notes the signal, makes the library give up, and raises as soon as it
+returns (:func:`guji.stops.held`). The command line then exits with 128 +
+the signal's number (130, 143, 129), as a shell reports a process those
+signals ended, after one line saying why.
+
+:func:`install` gives the signals guji's handler at the very start of the
+console script, before the command line's modules load, and :func:`settle`
+ignores further signals once a command has been stopped: a second Ctrl-C
+while guji exits is no traceback.
+
 Only the signals the system has are used: Windows has no SIGHUP (its
 console's Ctrl-Break, SIGBREAK, stops guji as Ctrl-C does).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from contextlib import contextmanager
 from typing import Iterator
+
+from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, handler, reset
 
 #: The signals that stop guji cleanly, and the word for each.
 SIGNALS = {getattr(signal, name): word for name, word in
@@ -26,32 +38,59 @@ SIGNALS = {getattr(signal, name): word for name, word in
 #: The signals :func:`stopping` turns into :class:`Stopped` (those the system has).
 CAUGHT = tuple(s for s in SIGNALS if s != signal.SIGINT)
 
-
-class Stopped(KeyboardInterrupt):
-    """Raised by SIGTERM or SIGHUP while :func:`stopping` is in force."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
+__all__ = ["SIGNALS", "Stopped", "exit_status", "ignoring", "install", "settle", "stopping"]
 
 
-def _raise(signum: int, frame) -> None:
-    raise Stopped(signum)
+def install() -> None:
+    """Give SIGINT, SIGTERM and SIGHUP guji's handler (main thread only)."""
+    if threading.current_thread() is threading.main_thread():
+        for s in _STOP_SIGNALS:
+            signal.signal(s, handler)
+
+
+def settle() -> None:
+    """Once a command is over and guji exits: SIGINT, SIGTERM and SIGHUP end
+    the process at once, quietly (its files are whole, its line said; a
+    thread still being joined cannot turn a second Ctrl-C into a traceback)."""
+    if threading.current_thread() is threading.main_thread():
+        for s in _STOP_SIGNALS:
+            signal.signal(s, _exit_now)
+
+
+def _exit_now(signum: int, frame) -> None:
+    os._exit(128 + int(signum))
 
 
 @contextmanager
 def stopping() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`Stopped` in the ``with`` block
-    (main thread only; the previous handlers come back after it)."""
+    """SIGINT, SIGTERM and SIGHUP stop the ``with`` block (main thread only;
+    the previous handlers come back after it)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {s: signal.signal(s, _raise) for s in CAUGHT}
+    reset()
+    previous = {s: signal.signal(s, handler) for s in _STOP_SIGNALS}
     try:
         yield
     finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+        for s, old in previous.items():
+            signal.signal(s, old)
+        reset()
+
+
+@contextmanager
+def ignoring() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP ignored in the ``with`` block (guji saying
+    why it stopped); the previous handlers come back after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in _STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for s, old in previous.items():
+            signal.signal(s, old)
 
 
 def exit_status(stop: KeyboardInterrupt) -> tuple[int, str]:

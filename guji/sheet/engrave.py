@@ -27,7 +27,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from .. import system
+from .. import processes, system
 from ..errors import UsageError, xml_text
 from .lilypond import to_lilypond
 from .model import Sheet
@@ -77,12 +77,12 @@ def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 60
     exe = system.find_program(lilypond) if lilypond == "lilypond" else shutil.which(lilypond)
     if exe is None:
         raise UsageError(lilypond_hint())
-    with tempfile.TemporaryDirectory(prefix="guji-ly-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="guji-ly-", ignore_cleanup_errors=True) as tmp:
         with open(os.path.join(tmp, "sheet.ly"), "w", encoding="utf-8") as f:
             f.write(source)
-        try:
-            proc = subprocess.run([exe, "-dno-point-and-click", "-o", "sheet", "sheet.ly"],
-                                  cwd=tmp, capture_output=True, text=True, timeout=timeout)
+        try:     # LilyPond and its Ghostscript ended together on a stop (guji.processes)
+            proc = processes.run([exe, "-dno-point-and-click", "-o", "sheet", "sheet.ly"],
+                                 cwd=tmp, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise LilyPondError(f"LilyPond took more than {timeout:g} s") from None
         pdf = os.path.join(tmp, "sheet.pdf")

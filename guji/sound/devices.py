@@ -158,6 +158,16 @@ def check_playable(device: int | str | None = None, rate: int = RATE,
     return index
 
 
+def device_name(index: int) -> str:
+    """What device *index* is called, with its sound system: ``pulse (ALSA)``."""
+    sd = sounddevice_module()
+    try:
+        info = sd.query_devices(index)
+        return f"{info['name']} ({sd.query_hostapis(info['hostapi'])['name']})"
+    except (sd.PortAudioError, ValueError, KeyError):
+        return f"device {index}"
+
+
 def check_output(sd, index: int, rate: int, channels: int) -> None:
     """:class:`AudioDeviceError` unless device *index* can play *channels* at *rate*."""
     try:

@@ -37,6 +37,7 @@ import numpy as np
 from ..defaults import RATE
 from ..errors import UsageError
 from ..files import destination, writing
+from ..stops import check, held, requested
 from ..timing.performance import Cue
 from .headroom import CEILING_DBFS
 from .kit import Kit
@@ -216,6 +217,7 @@ def _render(mix: Mix, writer: _BlockWriter, size: int,
             progress: Callable[[int, int], None] | None) -> None:
     done = 0
     for block in mix.blocks(size):
+        check()               # a stop whose exception Python swallowed is raised here
         writer.write(block)
         done += len(block)
         if progress is not None:
@@ -227,16 +229,18 @@ def _write_sndfile(out, mix: Mix, fmt: str, sub: str, size: int, batch: int,
                    progress: Callable[[int, int], None] | None) -> None:
     """FLAC or OGG through libsndfile, which writes to a :class:`~guji.sound.vio.SinkIO`
     (a file-system error stays an :class:`OSError` with its errno, raised as
-    soon as libsndfile meets it)."""
+    soon as libsndfile meets it). Signals are held while libsndfile works
+    (:func:`guji.stops.held`): one that arrives makes the next write fail,
+    and the stop is raised once libsndfile has returned."""
     import soundfile as sf
     sink = SinkIO(out.open(), seekable=not out.streamed and fmt != "OGG", ogg=fmt == "OGG",
                   flac_frames=mix.frames if fmt == "FLAC" else None)
     try:
-        with sf.SoundFile(sink, "w", mix.rate, mix.channels, sub, format=fmt) as f:
+        with held(), sf.SoundFile(sink, "w", mix.rate, mix.channels, sub, format=fmt) as f:
             def put(block: np.ndarray) -> None:
                 f.write(block)
-                if sink.error is not None:
-                    raise sink.error
+                if sink.error is not None or requested():
+                    raise sink.error or InterruptedError("stopped by a signal")
             _render(mix, _BlockWriter(put, sub, mix.channels, size, batch), size, progress)
         sink.close()
     except Exception as e:     # libsndfile's error, or soundfile's assertion on a short write

@@ -28,8 +28,11 @@ renders of one command would differ in those bytes only. Every page is given
 
 from __future__ import annotations
 
+import errno
 import os
 import zlib
+
+from ..stops import requested
 
 #: Serial number written in every Ogg page (libsndfile picks a random one).
 OGG_SERIAL = 0x67756A69   # "guji"
@@ -123,22 +126,26 @@ class SinkIO:
 
     # -- what soundfile's virtual I/O calls ----------------------------------
     def write(self, data: bytes) -> int:
+        if self.error is None and requested():       # a signal noted: libsndfile gives up
+            self.error = InterruptedError(errno.EINTR, "stopped by a signal")
         if self.error is not None:
             return 0
         try:
             if self.ogg:
                 self._pending += data
                 self._pages()
-            elif self.flac_frames is not None and self._pos < FLAC_HEAD:
-                self._pending += data          # the head, held until STREAMINFO is whole
+            elif self.flac_frames is not None and self._end == 0 and self._pos < FLAC_HEAD:
+                # the head, held until STREAMINFO is whole (only the first time: what
+                # libsndfile rewrites there at the end cannot go back into a stream)
+                self._pending += data
                 if len(self._pending) >= FLAC_HEAD:
                     self._flush_head()
             elif self.seekable or self._pos == self._end:
                 self.file.write(data)
                 self._end += len(data) if not self.seekable else 0
             self._pos += len(data)
-        except OSError as e:
-            self.error = e
+        except Exception as e:         # kept, raised once libsndfile returns (never lost)
+            self.error = e if isinstance(e, OSError) else OSError(0, f"{type(e).__name__}: {e}")
             return 0
         return len(data)
 
@@ -149,8 +156,8 @@ class SinkIO:
             else:
                 base = {os.SEEK_SET: 0, os.SEEK_CUR: self._pos, os.SEEK_END: self._end}[whence]
                 self._pos = base + offset
-        except OSError as e:
-            self.error = e
+        except Exception as e:
+            self.error = e if isinstance(e, OSError) else OSError(0, f"{type(e).__name__}: {e}")
         return self._pos
 
     def tell(self) -> int:

@@ -52,6 +52,7 @@ from .timeline import timeline_drawing
 from ..errors import UsageError
 from ..text.notation import HALF, Pattern
 from ..files import make_folder, writing
+from ..temporary import staged
 
 #: Audio formats of the page: extension → (MIME type for ``<source type>``,
 #: libsndfile format, libsndfile subtype), all written by :func:`guji.sound.files.write_audio`.
@@ -256,7 +257,10 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
     ----------
     directory:
         Created if missing (its parent must exist), and removed again if
-        the page fails. Files of the same names in it are replaced. With
+        the page fails. The page is made in a temporary folder inside it,
+        then its files are moved in together (:func:`guji.temporary.staged`):
+        files of the same names are replaced all at once, or, on a failure
+        or a stop, none are. With
         *single_file*: the ``.html`` file to write (a folder, existing or
         ending in ``/``: its ``index.html``).
     patterns:
@@ -288,14 +292,20 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
                       _write_players(patterns, timing, modes, audio_format, write)]
         return _write_html(page, build_html(patterns, timing, tracks), progress)
     folder, made = make_folder(directory)
-    try:
-        write = _audio_writer(folder, audio_format, kit, rate, progress)
-        tracks = _write_players(patterns, timing, modes, audio_format, write)
-        return _write_html(folder / "index.html", build_html(patterns, timing, tracks), progress)
+    said: list[str] = []
+    try:     # made beside, then moved in as a whole: the old page, or the new one
+        with staged(folder) as stage:
+            write = _audio_writer(stage, audio_format, kit, rate, said)
+            tracks = _write_players(patterns, timing, modes, audio_format, write)
+            _write_html(stage / "index.html", build_html(patterns, timing, tracks))
+            said.append(f"index.html: the page, {len(tracks)} players")
     except BaseException:
         if made:            # a failed page leaves no folder it made (Ctrl-C included)
             shutil.rmtree(folder, ignore_errors=True)
         raise
+    for line in said if progress else ():
+        progress(f"wrote {folder / line}")
+    return folder / "index.html"
 
 
 def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
@@ -316,12 +326,11 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
     return patterns
 
 
-def _audio_writer(folder: Path, audio_format: str, kit, rate: int,
-                  progress: Callable[[str], None] | None
+def _audio_writer(folder: Path, audio_format: str, kit, rate: int, said: list[str] | None
                   ) -> Callable[[str, Performance], float]:
     """A function writing a performance to ``folder/name`` in *audio_format*
-    (:func:`guji.sound.files.write_audio`), saying so to *progress*, and
-    returning the seconds of audio written."""
+    (:func:`guji.sound.files.write_audio`), adding ``NAME: WHAT`` to *said*,
+    and returning the seconds of audio written."""
     from ..sound.files import write_audio
     import soundfile
 
@@ -330,10 +339,12 @@ def _audio_writer(folder: Path, audio_format: str, kit, rate: int,
     def write(name: str, performance: Performance) -> float:
         path = folder / name
         write_audio(path, performance, kit=kit, rate=rate, format=audio_format, subtype=subtype)
-        if progress:
-            progress(f"wrote {path}")
         with open(path, "rb") as f:           # any name: libsndfile takes no surrogates
-            return soundfile.info(f).duration
+            duration = soundfile.info(f).duration
+        if said is not None:
+            said.append(f"{name}: {duration:.1f} s; {performance.stroke_count} strokes; "
+                        f"{audio_format.upper()}")
+        return duration
 
     return write
 
@@ -367,10 +378,10 @@ def _write_players(patterns: Sequence[Pattern], timing: Timing, modes: Sequence[
     return tracks
 
 
-def _write_html(index: Path, page: str, progress: Callable[[str], None] | None) -> Path:
+def _write_html(index: Path, page: str, progress: Callable[[str], None] | None = None) -> Path:
     """Write *page* to *index* atomically; its path."""
     with writing(index) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")
     if progress:
-        progress(f"wrote {index}")
+        progress(f"wrote {index}: the page, in one file")
     return index

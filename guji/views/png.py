@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .. import system
+from .. import processes, system
 from ..errors import UsageError
 from ..files import check_target, writing
 from .svg import Drawing
@@ -72,21 +72,34 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
     check_target(path)
     exe = browser or find_browser()
     w, h = int(round(drawing_.width)), int(round(drawing_.height))
-    with tempfile.TemporaryDirectory(prefix="guji-png-") as tmpdir:
+    with tempfile.TemporaryDirectory(prefix="guji-png-", ignore_cleanup_errors=True) as tmpdir:
         svg_file = Path(tmpdir) / "drawing.svg"
         svg_file.write_text(drawing_.svg(xml_declaration=True), encoding="utf-8")
         shot = Path(tmpdir) / "shot.png"
         cmd = [exe, *BROWSER_FLAGS, f"--user-data-dir={tmpdir}/profile",
                f"--force-device-scale-factor={scale:g}", f"--window-size={w},{h}",
                f"--screenshot={shot}", svg_file.as_uri()]
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  timeout=timeout, text=True)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
-        if proc.returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
-            last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise UsageError(f"{exe} made no PNG (exit {proc.returncode}): {last}")
+        returncode, stderr = _run_browser(cmd, exe, timeout, tmpdir)
+        if returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
+            last = (stderr.strip().splitlines() or ["no output"])[-1]
+            raise UsageError(f"{exe} made no PNG (exit {returncode}): {last}")
         with writing(path) as out, open(shot, "rb") as png:
             shutil.copyfileobj(png, out.open())
     return Path(out.name)
+
+
+def _run_browser(cmd: list[str], exe: str, timeout: float, tmpdir: str) -> tuple[int, str]:
+    """Run the browser (its exit status and stderr) as :func:`guji.processes.run`
+    does (the whole process group ended on a stop), its temporary files in
+    *tmpdir* (guji's, removed after), kept from any sound server (a
+    screenshot needs none, and a reachable PulseAudio server can stall
+    headless Chromium)."""
+    env = dict(os.environ, PULSE_SERVER="unix:/nonexistent", TMPDIR=tmpdir)
+    try:
+        proc = processes.run(cmd, timeout=timeout, env=env)
+    except OSError as e:
+        raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"could not run {exe} to make the PNG: no picture after "
+                         f"{timeout:g} s") from None
+    return proc.returncode, proc.stderr

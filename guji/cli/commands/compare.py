@@ -21,13 +21,16 @@ files are written too.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from ...files import destination
+from ...temporary import staged
 from ...midi import write_midi
 from ...compare.modes import MODES, compare
 from ...errors import UsageError
+from ..reports import midi_summary, wrote
 from ._audio import (add_audio_options, audio_options_from_args, audio_summary, file_advice,
                      typed_command)
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
@@ -133,22 +136,34 @@ def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
     midi_options = midi_options_from_args(args)
     if where.suffix in MIDI_SUFFIXES:
         path = write_midi(args.output, comparison.performance, **midi_options)
-        print(f"wrote {path} (MIDI, {comparison.duration:.2f} s)", file=sys.stderr)
+        wrote(path, midi_summary(comparison.performance, "one track set per variant"))
         return 0
-    from ...sound.files import audio_format, write_audio
-    from ..progress import ProgressBar
+    from ...sound.files import audio_format
     fmt, sub = audio_format(args.output, None, None, streamed=where.streamed)  # before any work
-    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=audio["rate"])
-    try:
-        path = write_audio(args.output, comparison.performance, **audio, format=fmt,
-                           subtype=sub, progress=bar)
-    finally:
-        bar.close()
+    beside = None if args.no_midi or where.streamed else Path(args.output).with_suffix(".mid")
+    if beside is None or where.path.parent != Path(os.path.realpath(beside)).parent:
+        path = _write_audio(args.output, where, comparison, audio, fmt, sub)
+        if beside is not None:
+            write_midi(beside, comparison.performance, **midi_options)
+    else:     # the audio and its MIDI made beside, then moved in together: both or neither
+        with staged(where.path.parent) as stage:
+            _write_audio(stage / where.path.name, where, comparison, audio, fmt, sub)
+            write_midi(stage / beside.name, comparison.performance, **midi_options)
+        path = args.output
     summary = audio_summary(None if where.streamed else path, comparison.performance,
                             stated=(audio["rate"], audio["channels"], fmt, sub))
-    print(f"wrote {path}: {summary}", file=sys.stderr)
-    if not args.no_midi and not where.streamed:      # a device or a pipe has no "beside"
-        mid = write_midi(Path(args.output).with_suffix(".mid"), comparison.performance,
-                         **midi_options)
-        print(f"wrote {mid} (MIDI, one track set per variant)", file=sys.stderr)
+    wrote(where.name, summary)
+    if beside is not None:
+        wrote(beside, midi_summary(comparison.performance, "one track set per variant"))
     return 0
+
+
+def _write_audio(path, where, comparison, audio: dict, fmt: str, sub: str):
+    from ...sound.files import write_audio
+    from ..progress import ProgressBar
+    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=audio["rate"])
+    try:
+        return write_audio(path, comparison.performance, **audio, format=fmt, subtype=sub,
+                           progress=bar)
+    finally:
+        bar.close()

@@ -15,7 +15,7 @@ from ...text.editions import default_edition, scan_edition
 from ...text.names import file_stem
 from ...timing.layout import perform
 from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
-                     performance_from_args)
+                     audio_summary, performance_from_args)
 from ._common import add_timing_options, command_name, timing_from_args
 
 DEFAULT_DIR = "guji-out"
@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     parts = performance_from_args(patterns, args)
     if not args.write:
         try:
+            _say_device(args, options)
             play(parts, **options, device=args.device, display=stroke_display(sys.stderr))
+            print(_next_steps(None, None, patterns), file=sys.stderr)
             return 0
         except AudioDeviceError as e:
             print(f"guji: {_nothing_plays(e)}, so here are the recordings instead.",
@@ -64,37 +66,54 @@ def _nothing_plays(error) -> str:
     return f"{error.reason[:1].upper()}{error.reason[1:]}{said}{install}"
 
 
+def _say_device(args, options) -> None:
+    """Name the device the demo plays on, first (or :class:`AudioDeviceError`), and
+    what to do if nothing is heard (a silent sink, speakers off)."""
+    from ...sound.devices import check_playable, device_name
+    index = check_playable(args.device, options["rate"], options["channels"])
+    print(f"guji: playing on {device_name(index)}; if you hear nothing, "
+          f"'{command_name()} demo --write' writes the recordings instead", file=sys.stderr)
+
+
 def write_files(patterns, parts, options, args) -> int:
     from ...files import make_folder
     from ...midi import write_midi
     from ...sound.files import write_audio
+    from ...temporary import staged
+    from ..reports import midi_summary, wrote
 
     out, _ = make_folder(args.output, parents=True)
     written = []
-    for pattern in patterns:
-        single = perform(pattern, timing_from_args(args))
-        stem = file_stem(pattern)
-        written.append(write_audio(out / f"{stem}.wav", single, **options))
-        written.append(write_midi(out / f"{stem}.mid", single))
-    everything = write_audio(out / "all.wav", parts, **options)
-    written += [everything, write_midi(out / "all.mid", parts)]
-    for path in written:
-        print(path)
-    print(_next_steps(out, everything, patterns), file=sys.stderr)
+    with staged(out) as stage:      # the folder's files replaced as a whole, or not at all
+        for pattern in [*patterns, None]:
+            single = perform(pattern, timing_from_args(args)) if pattern else parts
+            stem = file_stem(pattern) if pattern else "all"
+            write_audio(stage / f"{stem}.wav", single, **options)
+            write_midi(stage / f"{stem}.mid", single)
+            written.append((stem, single))
+    for stem, single in written:
+        wrote(out / f"{stem}.wav", audio_summary(out / f"{stem}.wav", single))
+        wrote(out / f"{stem}.mid", midi_summary(single))
+    print(_next_steps(out, out / "all.wav", patterns), file=sys.stderr)
     return 0
 
 
 def _next_steps(out, everything, patterns) -> str:
-    """What the files are and what to do next, for someone who has just met guji."""
+    """What the files are (when written: *out*) and what to do next, for
+    someone who has just met guji."""
     first = f"{patterns[0].tradition.slug}:{patterns[0].diagram}"
     guji = command_name()
     many = {2: "both", 3: "all three", 4: "all four"}.get(len(patterns), f"all {len(patterns)}")
-    return (f"guji: wrote {len(patterns) * 2 + 2} files to {out}/: each pattern as a recording "
-            f"(.wav, any audio player opens it) and as MIDI (.mid, for a drum machine, a "
-            f"sequencer or a notation program); {everything.name} is {many} one after "
-            "another.\n"
-            "Next:\n"
-            f"  listen to all of them:       open {everything}\n"
+    if out is None:
+        listen = f"  the recordings as files:     {guji} demo --write\n"
+        said = ""
+    else:
+        listen = f"  listen to all of them:       open {everything}\n"
+        said = (f"guji: wrote {len(patterns) * 2 + 2} files to {out}/: each pattern as a "
+                f"recording (.wav, any audio player opens it) and as MIDI (.mid, for a drum "
+                f"machine, a sequencer or a notation program); {everything.name} is {many} "
+                "one after another.\n")
+    return (said + "Next:\n" + listen +
             f"  two editions against each other, the differences marked by a bell:\n"
             f"      {guji} compare {first} {first}@wuli-tongkao --mode diff --rite she "
             "-o compare.wav\n"

@@ -8,13 +8,13 @@ to standard output.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ...views.draw import VIEWS, drawing, write_svg
 from ...views.png import svg_to_png
 from ...errors import UsageError
 from ...files import destination
+from ..reports import wrote
 from ._common import add_input_options, load_patterns
 
 
@@ -52,9 +52,7 @@ def run(args: argparse.Namespace) -> int:
         path = write_svg(out, picture.svg(xml_declaration=True))
     else:
         path = svg_to_png(picture, out, scale=args.scale)
-    if where.path is not None:
-        print(f"wrote {path} ({args.view}: {', '.join(p.id for p in patterns)})",
-              file=sys.stderr)
+    wrote(path, f"a picture ({args.view} view) of {', '.join(p.id for p in patterns)}")
     return 0
 
 

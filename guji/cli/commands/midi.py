@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 from ...errors import UsageError
@@ -24,6 +23,7 @@ from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFA
                      GM_PERCUSSION, check_ticks_per_beat, default_filename, write_midi)
 from ...timing.layout import perform
 from ...timing.performance import Voice
+from ..reports import midi_summary, wrote
 from ._audio import add_mute_options, add_sequence_options, mute_from_args, performance_from_args
 from ._common import add_input_options, add_timing_options, checked, load_patterns, timing_from_args
 
@@ -185,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
                                   "per pattern)")
     check_midi_name(out, where)
     patterns = load_patterns(args.ids, args)
-    path = write_midi(out, performance_from_args(patterns, args), **options)
-    print(path, file=sys.stderr if where.path is None else sys.stdout)
+    performance = performance_from_args(patterns, args)
+    wrote(write_midi(out, performance, **options), midi_summary(performance))
     return 0
 
 
@@ -206,5 +206,5 @@ def _one_file_each(args: argparse.Namespace, options: dict) -> int:
                     for pattern in patterns]   # checked before the folder
     directory, _ = make_folder(args.output, parents=True)
     for performance, name in zip(performances, names):
-        print(write_midi(directory / name, performance, **options))
+        wrote(write_midi(directory / name, performance, **options), midi_summary(performance))
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..reports import wrote
 from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
                      audio_options_from_args, audio_summary, performance_from_args)
 from ._common import add_input_options, add_timing_options, load_patterns
@@ -60,9 +61,8 @@ def run(args: argparse.Namespace) -> int:
         path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
     finally:
         bar.close()
-    # the audio itself may be on standard output: the report goes to stderr then
     summary = audio_summary(None if where.streamed else path, performance,
                             stated=(options["rate"], options["channels"], fmt, sub))
-    print(f"wrote {path}: {summary}", file=sys.stderr if where.path is None else sys.stdout)
+    wrote(path, summary)
     return 0
 

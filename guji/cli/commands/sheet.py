@@ -21,6 +21,7 @@ from ...sheet.layout import GLYPH_PLACES
 from ...sheet.model import Instruments
 from ...sheet.write import FORMATS, sheet_format, write_sheet
 from ...timing.performance import DRUMS, Voice
+from ..reports import wrote
 from ._audio import add_mute_options, add_sequence_options, performance_from_args
 from ._common import add_input_options, add_timing_options, load_patterns
 from .midi import _key_map
@@ -89,5 +90,5 @@ def run(args: argparse.Namespace) -> int:
     strokes = sum(n.voice in DRUMS for k in range(len(sheet.staves)) for n in sheet.notes(k))
     staves = f"{len(sheet.staves)} staves" if len(sheet.staves) > 1 else "1 staff"
     bars = f"{len(sheet.measures)} bar{'s' if len(sheet.measures) > 1 else ''}"
-    print(f"wrote {path} ({bars}, {strokes} strokes written, {staves})")
+    wrote(path, f"{bars}; {strokes} strokes written; {staves}")
     return 0

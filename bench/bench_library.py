@@ -12,7 +12,7 @@ folder) with the three seed editions (tests/data/seeds) planted in
 sub-folders, and checks that the library scan gives exactly what scanning
 each seed alone gives (``guji scan FILE --json``: file, score, diagram,
 strokes). ``--check`` also scans every file of the folder alone with the
-full scanner (:func:`guji.text.scan.scan`, no prefilter, in a process pool:
+full scanner (:func:`guji.text.reading.scan.scan`, no prefilter, in a process pool:
 slow) and counts the files whose patterns differ.
 
 ``--big`` builds one file of about 100 MB from the folder's texts with the
@@ -145,8 +145,8 @@ def check_seeds(found: dict[str, list], seeds: list[Path]) -> None:
 
 def _full(path: str) -> tuple[str, list | str]:
     from guji.errors import GujiError
-    from guji.text.encoding import read_text
-    from guji.text.scan import scan
+    from guji.text.reading.encoding import read_text
+    from guji.text.reading.scan import scan
     try:
         text, _ = read_text(path)
         return path, [p.to_json() for p in scan(text, filename=path).patterns]

@@ -15,9 +15,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from guji.text.editions import load
+from guji.text.reading.editions import load
 from guji.midi import read_midi, write_midi
-from guji.text.notation import Rite
+from guji.text.reading.notation import Rite
 from guji.timing.score import Score
 from guji.timing.performance import Cue
 

@@ -37,8 +37,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.sound.files import write_audio
 from guji.timing.score import Score
 
@@ -134,8 +134,8 @@ def bench_memory(hours: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "long.wav"
         code = textwrap.dedent(f"""
-            from guji.text.editions import load
-            from guji.text.notation import Rite
+            from guji.text.reading.editions import load
+            from guji.text.reading.notation import Rite
             from guji.sound.files import write_audio
             from guji.timing.score import Score
             score = Score(load("lu:1"), Rite.SHE, 0.6, repeat={passes})

@@ -5,7 +5,7 @@ commentary) repeated to about 1 MB and 10 MB, as a user pasting a whole book
 would, and prints the time and throughput; then 1 MB texts of unclosed
 note brackets (``(`` and ``（`` and ``【``, alone and between strokes), which
 once took quadratic time (each opener looked for its closer to the end);
-then the variant notes (guji.text.notes, witnesses): about 1 MB of patterns
+then the variant notes (guji.text.apparatus.notes, witnesses): about 1 MB of patterns
 each carrying notes in every form read, and single patterns with thousands
 of notes (of one witness, of as many witnesses, all beside 半), which must
 stay linear too.
@@ -30,7 +30,7 @@ import tracemalloc
 from pathlib import Path
 
 from guji.errors import NotationError
-from guji.text.scan import scan
+from guji.text.reading.scan import scan
 
 SEED = Path(__file__).resolve().parents[1] / "tests" / "data" / "seeds" / "004_c01987349620dc35.txt"
 

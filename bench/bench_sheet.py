@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 from guji.sheet import run_lilypond, sheet_of, to_lilypond, to_musicxml, to_mxl, to_svg
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.timing.layout import lay_out
 from guji.timing.performance import Timing
 

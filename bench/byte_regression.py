@@ -100,7 +100,7 @@ def wav_moves(a: Path, b: Path) -> str:
 #: their performances here: (output, rate, a function giving the performance).
 def _moved_cases():
     from guji.compare import compare as modes
-    from guji.text.editions import load
+    from guji.text.reading.editions import load
     from guji.timing.layout import lay_out
     from guji.timing.performance import Timing
     lu, xue = load("lu"), load("xue")

@@ -2,7 +2,7 @@
 
 Not a test (the suite runs a few hundred command lines: tests/test_cli_fuzz.py):
 this runs as many texts as asked (default 100,000) through
-:func:`guji.text.scan.scan` and :func:`guji.text.parser.parse`, and through
+:func:`guji.text.reading.scan.scan` and :func:`guji.text.reading.parser.parse`, and through
 the decoder as random bytes, and counts what came out: patterns, notation
 errors (the reader refusing a text, with a line and column), and crashes —
 any other exception, each printed with its text. A crash is a bug.
@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import fuzz  # noqa: E402
 
 from guji.errors import GujiError, NotationError  # noqa: E402
-from guji.text.encoding import decode  # noqa: E402
-from guji.text.parser import parse  # noqa: E402
-from guji.text.scan import scan  # noqa: E402
+from guji.text.reading.encoding import decode  # noqa: E402
+from guji.text.reading.parser import parse  # noqa: E402
+from guji.text.reading.scan import scan  # noqa: E402
 
 
 def one(rng: random.Random, counts: Counter) -> None:

@@ -14,10 +14,10 @@ measured before anything is made, against a :class:`Limits`:
 * :attr:`Limits.midi_notes` — the most notes in one MIDI file (a MIDI file
   is built in memory, about a kilobyte a note: :mod:`guji.midi.size`);
 * :attr:`Limits.text_bytes` — the largest input text, 64 MiB
-  (:func:`guji.text.encoding.read_text`);
+  (:func:`guji.text.reading.encoding.read_text`);
 * :attr:`Limits.alignment` — the most pairs of strokes weighed to align two
   readings (strokes × strokes: diff, collate, draw, page, compare's diff;
-  :func:`guji.text.align.check_alignment`).
+  :func:`guji.text.collation.align.check_alignment`).
 
 These are guji's choices, and can be lifted: the command line's
 ``--force``, or in Python::

@@ -3,9 +3,9 @@ through guji's own reader."""
 
 from __future__ import annotations
 
-from guji.text.lexer import Kind, SourceText, tokenize
-from guji.text.parser import parse
-from guji.text.witnesses import notes_of
+from guji.text.reading.lexer import Kind, SourceText, tokenize
+from guji.text.reading.parser import parse
+from guji.text.apparatus.witnesses import notes_of
 
 LU1 = "○□○○□□○□○○□半○□○□○○○□□○□○"
 XUE1 = "○□○○○□□○□○○□□○□○○□□○半○□○○○□□○"

@@ -19,8 +19,8 @@ import pytest
 
 from guji.studio.documents import Library
 from guji.studio.server import start
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.timing.performance import Timing
 from guji.views.page import write_page
 

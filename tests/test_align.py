@@ -1,4 +1,4 @@
-"""Alignment (guji.text.align) and ``guji diff``: the seeds' variant readings and properties."""
+"""Alignment (guji.text.collation.align) and ``guji diff``: the seeds' variant readings and properties."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guji.text.align import Alignment, Op, align, align_patterns
+from guji.text.collation.align import Alignment, Op, align, align_patterns
 from guji.cli.main import main
-from guji.text.editions import all_patterns, load
-from guji.text.notation import Drum
+from guji.text.reading.editions import all_patterns, load
+from guji.text.reading.notation import Drum
 
 drums = st.lists(st.sampled_from([Drum.SMALL, Drum.BIG]), max_size=40)
 

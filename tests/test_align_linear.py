@@ -1,8 +1,8 @@
 """The linear-memory alignment gives exactly the ops of the whole table, and is bounded.
 
-:func:`reference` is ``guji.text.align.align`` as it was before issue 20
+:func:`reference` is ``guji.text.collation.align.align`` as it was before issue 20
 (the whole ``(n+1) × (m+1)`` table, traced back from the end), copied here
-unchanged as the oracle. The split (:mod:`guji.text.hirschberg`) must give
+unchanged as the oracle. The split (:mod:`guji.text.collation.hirschberg`) must give
 the same ops, not merely an alignment of the same cost, on random inputs,
 with the thresholds set so every path of it runs (one row per block, the
 deepest split; the numpy rows; the plain-Python table).
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 import guji.limits
 from guji.limits import LimitError, Limits
-from guji.text.agreement import align_runs, runs_table
-from guji.text.align import align
-from guji.text.hirschberg import BASE_CELLS, SMALL_CELLS, trace_alignment
-from guji.text.runs_split import trace_runs
+from guji.text.collation.agreement import align_runs, runs_table
+from guji.text.collation.align import align
+from guji.text.collation.hirschberg import BASE_CELLS, SMALL_CELLS, trace_alignment
+from guji.text.collation.runs_split import trace_runs
 
 
 def reference(a, b, sides=None):

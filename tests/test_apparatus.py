@@ -14,10 +14,10 @@ import pytest
 
 from guji.cli.main import main
 from guji.errors import UsageError
-from guji.text.editions import PatternId, load
-from guji.text.scan import scan
+from guji.text.reading.editions import PatternId, load
+from guji.text.reading.scan import scan
 from guji.compare.modes import Timing, compare
-from guji.text.notation import Rite
+from guji.text.reading.notation import Rite
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
 BENYI = SEEDS / "000_a32c6902e9fda003.txt"      # 礼经本义: all on one line, □

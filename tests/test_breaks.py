@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guji.text.checked import text_claims
-from guji.text.claim_words import compact
-from guji.text.lexer import SourceText
-from guji.text.scan import scan
+from guji.text.collation.checked import text_claims
+from guji.text.collation.claim_words import compact
+from guji.text.reading.lexer import SourceText
+from guji.text.reading.scan import scan
 
 try:  # Python 3.11+
     import tomllib
@@ -97,9 +97,9 @@ def test_corpus_case(name):
 def test_the_issue_forms_were_misread_before():
     """The cases are the issue's: without the join, 本 would be the witness and
     the 某本 note would name no witness (read the groups one by one)."""
-    from guji.text.notes import read_group
-    from guji.text.witnesses import notes_of
-    from guji.text.lexer import Kind, tokenize
+    from guji.text.apparatus.notes import read_group
+    from guji.text.apparatus.witnesses import notes_of
+    from guji.text.reading.lexer import Kind, tokenize
     for name, fragment in (("01-witness-across-a-line-end.txt", "本"),
                            ("02-verb-starts-the-next-group.txt", None)):
         tokens = tokenize(SourceText(text_of(name)))
@@ -259,7 +259,7 @@ def test_compact_removes_the_layout_and_maps_back():
 
 
 def test_a_score_not_closing_gives_the_true_reason():
-    from guji.text.claims import read_claims
+    from guji.text.collation.claims import read_claims
     claims, lost = read_claims("鼙聲七鼓聲三此薛鼓云云")
     assert claims == []
     assert [u.count for u in lost] == [7, 3]

@@ -1,4 +1,4 @@
-"""Count claims read from commentators' prose (guji.text.claims)."""
+"""Count claims read from commentators' prose (guji.text.collation.claims)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guji.cli.main import main
-from guji.text.checked import NEAR, text_claims
-from guji.text.claims import Claim, find_claims, read_claims
-from guji.text.scan import scan
-from guji.text.notation import Drum, Tradition
-from guji.text.numerals import numeral_value
+from guji.text.collation.checked import NEAR, text_claims
+from guji.text.collation.claims import Claim, find_claims, read_claims
+from guji.text.reading.scan import scan
+from guji.text.reading.notation import Drum, Tradition
+from guji.text.apparatus.numerals import numeral_value
 
 #: 徐伯鲁 in the 礼经本义 (patterns/lijing-benyi.txt, the last 【…】 note), as printed.
 XU_BOLU = ("【郝仲舆曰此与前图异亦一家之説附録于此徐伯鲁曰鲁薛之鼔既异谱而传之者又异故记者两存之然年代乆逺"

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guji.cli.main import main
-from guji.text.agreement import differences, groups
-from guji.text.collate import collate
-from guji.text.corpus import texts
-from guji.text.notation import Tradition
-from guji.text.parser import parse
+from guji.text.collation.agreement import differences, groups
+from guji.text.collation.collate import collate
+from guji.text.collation.corpus import texts
+from guji.text.reading.notation import Tradition
+from guji.text.reading.parser import parse
 
 
 def by_key(results):

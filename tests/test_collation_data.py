@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from guji.text.bibl import FIELDS, file_bibl
-from guji.text.editions import editions
+from guji.text.reading.bibl import FIELDS, file_bibl
+from guji.text.reading.editions import editions
 
 GUJI = str(Path(sys.executable).with_name("guji"))
 DATA = Path(__file__).parent / "data"

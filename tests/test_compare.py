@@ -12,9 +12,9 @@ from guji.compare import modes as cmp
 from guji.cli.main import main
 from guji.compare.modes import (ALTERNATE_GAP_SLOTS, SEQUENCE_CUE_SLOT, SEQUENCE_GAP_SLOTS, Timing,
                           compare)
-from guji.text.editions import load
+from guji.text.reading.editions import load
 from guji.midi import read_midi, write_midi
-from guji.text.notation import Rite
+from guji.text.reading.notation import Rite
 from guji.timing.performance import Part, Voice
 
 RATE = 8000   # renders in these tests: small and fast, still sample-exact

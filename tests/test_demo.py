@@ -10,9 +10,9 @@ from pathlib import Path
 import mido
 import soundfile as sf
 
-from guji.text.editions import default_edition, scan_edition
+from guji.text.reading.editions import default_edition, scan_edition
 from guji.midi import read_midi
-from guji.text.notation import Rite
+from guji.text.reading.notation import Rite
 from guji.timing.score import DEFAULT_INTERVAL
 
 GUJI = str(Path(sys.executable).with_name("guji"))

@@ -10,15 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from guji.text.grid import align_many
+from guji.text.collation.grid import align_many
 from guji.cli.main import main
 from guji.views.draw import drawing
 from guji.views.png import svg_to_png
 from guji.views.source import label_after, source_drawing
 from guji.views.svg import Drawing
 from guji.views.timeline import timeline_drawing
-from guji.text.editions import load
-from guji.text.notation import Drum
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Drum
 
 import tools
 

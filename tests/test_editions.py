@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from guji import UsageError, load
-from guji.text.editions import PatternId, edition, editions, scan_edition
-from guji.text.notation import Tradition
+from guji.text.reading.editions import PatternId, edition, editions, scan_edition
+from guji.text.reading.notation import Tradition
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
 

@@ -193,7 +193,7 @@ def test_the_stages_import_one_way():
 def test_the_graph_sees_the_imports():
     # the checker itself: the command line does import the text stage
     graph = import_graph()
-    assert "guji.text.parser" in graph["guji.text.editions"]
+    assert "guji.text.reading.parser" in graph["guji.text.reading.editions"]
     assert any(d.startswith("guji.text") for d in graph["guji.cli.commands.scan"])
 
 

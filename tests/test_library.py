@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from guji.text.library import Skipped, scan_files, walk
+from guji.text.reading.library import Skipped, scan_files, walk
 from runner import guji
 
 SEEDS = sorted((Path(__file__).resolve().parent / "data" / "seeds").glob("*.txt"))

@@ -24,9 +24,9 @@ from guji.errors import UsageError
 from guji.limits import LimitError, Limits
 from guji.midi import build_midi
 from guji.midi.size import MAX_DELTA
-from guji.text.editions import load
-from guji.text.notation import Rite
-from guji.text.scan import scan
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
+from guji.text.reading.scan import scan
 from guji.timing.extent import HARD_LONGEST
 from guji.timing.layout import alternate, lay_out, perform
 from guji.timing.performance import Timing
@@ -177,7 +177,7 @@ def test_reading_a_text_takes_memory_proportional_to_it():
 
 def test_texts_up_to_the_limit_are_read(tmp_path):
     with guji.limits.using(Limits(text_bytes=1000)):
-        from guji.text.encoding import read_text
+        from guji.text.reading.encoding import read_text
         small = tmp_path / "small.txt"
         head = "魯鼓 ○□半○□".encode("utf-8")
         small.write_bytes(head + b" " * (1000 - len(head)))

@@ -32,8 +32,8 @@ import time
 import numpy as np
 import pytest
 
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from live import jack as jack_server
 from live import pulse
 import tools

@@ -17,8 +17,8 @@ from guji.errors import UsageError
 from guji.midi.events import loop_messages, note_events, timed_messages
 from guji.sound.feed import SEGMENT_SECONDS, loop_feed, loop_soundings
 from guji.sound.mixer import Mix
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.timing.layout import lay_out
 from guji.timing.loop import Loop
 from guji.timing.performance import Timing, as_performance

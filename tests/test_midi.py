@@ -33,14 +33,14 @@ from hypothesis import strategies as st
 from guji.cli.main import build_parser, main
 
 import tools
-from guji.text.editions import all_patterns, edition, load
+from guji.text.reading.editions import all_patterns, edition, load
 from guji.errors import UsageError
 from guji.midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MAX_TEMPO, PAD_SECONDS,
                        build_midi, read_midi, split_track_name, track_name, write_midi)
-from guji.text.notation import Drum, Rite
+from guji.text.reading.notation import Drum, Rite
 from guji.timing.score import MIN_INTERVAL, Score
 from guji.timing.performance import Cue, Part, Voice
-from guji.text.names import part_name
+from guji.text.reading.names import part_name
 
 try:
     import onsets   # tests/ is on sys.path when test modules are imported by basename

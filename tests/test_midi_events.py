@@ -15,8 +15,8 @@ import pytest
 from guji.errors import UsageError
 from guji.midi import read_midi, write_midi
 from guji.midi.events import Instruments, note_events, timed_messages
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.compare import compare
 from guji.timing.layout import lay_out
 from guji.timing.performance import Timing

@@ -18,8 +18,8 @@ import pytest
 
 from guji.cli.main import main
 from guji.midi import PAD_SECONDS, build_midi, read_midi, split_track_name, track_name, write_midi
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.timing.bars import bars
 from guji.timing.layout import lay_out
 from guji.timing.performance import Part, Timing, Voice

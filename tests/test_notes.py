@@ -1,5 +1,5 @@
 """Variant notes → witnesses' whole readings, through guji's own reader
-(guji.text.notes, edits, witnesses; parse and scan hand the notes over)."""
+(guji.text.apparatus.notes, edits, witnesses; parse and scan hand the notes over)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guji.text.edits import Edit, EditError, apply
-from guji.text.notes import join_groups, note_body, read_notes
-from guji.text.numerals import numeral_value
-from guji.text.witnesses import readings
+from guji.text.apparatus.edits import Edit, EditError, apply
+from guji.text.apparatus.notes import join_groups, note_body, read_notes
+from guji.text.apparatus.numerals import numeral_value
+from guji.text.apparatus.witnesses import readings
 from notes_helpers import LU1, LU2, XUE1, XUE2, insert_note, only, plain, read, split
 
 
@@ -168,7 +168,7 @@ def test_not_read(note, why):
 
 
 def test_position_of_a_not_read_note_and_the_scan_warning():
-    from guji.text.scan import scan
+    from guji.text.reading.scan import scan
     text = "魯鼓\n○□○○□□○□○○□半○□\n○□○○○(吳澄本作○疑誤)□□○□○"
     result = scan(text, filename="notes.txt")
     (unread,) = result.patterns[0].unread
@@ -211,7 +211,7 @@ def test_commentary_without_strokes_is_ignored():
 # ---------------------------------------------------------------------------
 
 def test_strokes_a_note_writes_stand_at_their_glyph_in_the_note():
-    from guji.text.parser import parse
+    from guji.text.reading.parser import parse
     text = "○□○○□□○○半○□○(一本作二○)○○○○□○□○"
     pattern = parse(text, "lu")
     (witness,) = pattern.variants
@@ -451,7 +451,7 @@ edits_strategy = st.lists(st.builds(Edit, st.sampled_from(["replace", "delete", 
 
 @given(edits_strategy)
 def test_property_conflicts_found_as_the_pairwise_definition_says(edits):
-    from guji.text.edits import _first_conflict
+    from guji.text.apparatus.edits import _first_conflict
     found = _first_conflict(edits)
     pairs = [(i, j) for i in range(len(edits)) for j in range(i + 1, len(edits))
              if _clash(edits[i], edits[j])]

@@ -31,7 +31,7 @@ from guji.cli.main import main
 from guji.files import destination, writing
 from guji.errors import UsageError
 from guji.sound import riff
-from guji.text.editions import load
+from guji.text.reading.editions import load
 from guji.timing.layout import perform
 from guji.timing.performance import Timing
 from guji.sound.files import write_audio

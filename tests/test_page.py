@@ -22,8 +22,8 @@ import soundfile as sf
 
 from guji.cli.main import main
 from guji.compare.modes import MODES, Timing, compare
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.views.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
 
 import tools

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guji import NotationError, Rite, Tradition, parse, scan
-from guji.text.notation import ROUND_GLYPHS, SQUARE_GLYPHS, Drum
+from guji.text.reading.notation import ROUND_GLYPHS, SQUARE_GLYPHS, Drum
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
 
@@ -286,9 +286,9 @@ def test_parse_round_trips_the_notation(before, after, label):
 
 # -- properties of reading whole texts (issue: never a silent misreading) ---------
 
-from guji.text.editions import editions, scan_edition  # noqa: E402
-from guji.text.lexer import is_ignorable  # noqa: E402
-from guji.text.notation import HALF  # noqa: E402
+from guji.text.reading.editions import editions, scan_edition  # noqa: E402
+from guji.text.reading.lexer import is_ignorable  # noqa: E402
+from guji.text.reading.notation import HALF  # noqa: E402
 
 FOUR = [("魯", 1, LU1), ("薛", 1, XUE1), ("魯", 2, LU2), ("薛", 2, XUE2)]
 

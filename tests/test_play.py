@@ -30,8 +30,8 @@ import textwrap
 import pytest
 
 from guji.cli.main import main
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.cli.display import (CLEAR_LINE, NORMAL, PAUSED, REVERSE, StrokeDisplay, format_stroke,
                               source_excerpt)
 from guji.sound.feed import soundings
@@ -132,7 +132,7 @@ def test_ctrl_c_closes_the_stream_first(null_audio):
                 super().__init__(*a, **k)
                 opened.append(self)
         sd.OutputStream = Recorded
-        from guji.text.editions import load
+        from guji.text.reading.editions import load
         from guji.timing.score import Score
         from guji.sound.play import play
         from guji.cli.display import stroke_display

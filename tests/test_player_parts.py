@@ -20,7 +20,7 @@ from guji.sound.clock import CLOCK_WINDOW, JUMP, OutputClock
 from guji.sound.feed import soundings
 from guji.sound.report import PlayReport
 from guji.sound.ring import BlockRing, Scheduled
-from guji.text.editions import load
+from guji.text.reading.editions import load
 from guji.timing.performance import as_performance
 from guji.timing.score import Score
 

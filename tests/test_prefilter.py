@@ -1,8 +1,8 @@
 """The prefilter cannot miss: a prefiltered scan equals the full scan.
 
-:func:`guji.text.prefilter.prefiltered_scan` reads only the windows
-:func:`~guji.text.prefilter.windows` keeps; whatever the text, it must give
-what :func:`guji.text.scan.scan` gives on the whole text — the same
+:func:`guji.text.reading.prefilter.prefiltered_scan` reads only the windows
+:func:`~guji.text.reading.prefilter.windows` keeps; whatever the text, it must give
+what :func:`guji.text.reading.scan.scan` gives on the whole text — the same
 patterns at the same offsets, lines and columns (with their variants, notes
 and source lines), the same notices, the same error. Checked on every test
 corpus and shipped edition, on random texts built from everything the
@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from guji.errors import NotationError
-from guji.text.editions import editions
-from guji.text.prefilter import prefiltered_scan, windows
-from guji.text.scan import scan
+from guji.text.reading.editions import editions
+from guji.text.reading.prefilter import prefiltered_scan, windows
+from guji.text.reading.scan import scan
 
 DATA = Path(__file__).resolve().parent / "data"
 CORPUS = sorted(DATA.rglob("*.txt"))
@@ -120,7 +120,7 @@ def test_seeds_with_random_insertions(seed, insertions):
 
 def outermost(text: str) -> list[tuple[int, int]]:
     """The outermost closed notes of *text* by the lexer's own pairing."""
-    from guji.text.lexer import match_notes
+    from guji.text.reading.lexer import match_notes
     ends = match_notes(text)
     out: list[tuple[int, int]] = []
     for start in sorted(ends):
@@ -136,8 +136,8 @@ def test_notes_paired_as_the_lexer_pairs_them(text):
     """Every way of pairing brackets (numpy for one kind; for several, the
     main kind by numpy and the rare others one by one where they cannot
     meet, else all one by one) finds the lexer's outermost notes."""
-    from guji.text.notespans import text_map
-    from guji.text.prefilter import _table
+    from guji.text.reading.notespans import text_map
+    from guji.text.reading.prefilter import _table
     tm = text_map(text, _table())
     assert list(zip(tm.note_starts.tolist(), tm.note_ends.tolist())) == outermost(text)
 
@@ -148,15 +148,15 @@ def test_texts_mapped_together_as_alone(many):
     """Many files mapped at once (:func:`windows_of_each`, as a library worker
     does) get each the windows it gets alone: no note, cluster or window
     runs from one file into the next."""
-    from guji.text.prefilter import windows_of_each
+    from guji.text.reading.prefilter import windows_of_each
     seed = SEEDS[0].read_text(encoding="utf-8")
     many = many + [seed, "(" + seed, seed + ")"]
     assert windows_of_each(many) == [windows(t) for t in many]
 
 
 def scanned_big(text: str, folder: Path, chunk: int, labels: str = "auto"):
-    """:func:`guji.text.bigfile.scan_big` of *text* written to a file, read *chunk* bytes at a time."""
-    from guji.text.bigfile import scan_big
+    """:func:`guji.text.reading.bigfile.scan_big` of *text* written to a file, read *chunk* bytes at a time."""
+    from guji.text.reading.bigfile import scan_big
     path = folder / "t.txt"
     path.write_bytes(text.encode("utf-8"))
     return reading(lambda t, filename, labels: scan_big(str(path), filename, labels, chunk),
@@ -185,7 +185,7 @@ def test_big_random_texts(tmp_path_factory, text, chunk):
 def test_big_files_mapped_in_processes(seed, tmp_path):
     """The first pass of a big file in byte ranges mapped by several
     processes: the same reading as the whole text."""
-    from guji.text.bigfile import scan_big
+    from guji.text.reading.bigfile import scan_big
     text = seed.read_text(encoding="utf-8") * 3
     path = tmp_path / "t.txt"
     path.write_bytes(text.encode("utf-8"))

@@ -16,9 +16,9 @@ from hypothesis import given, settings, strategies as st
 
 import guji.limits
 from guji.cli.main import main
-from guji.text.editions import load
+from guji.text.reading.editions import load
 from guji.errors import UsageError
-from guji.text.notation import Drum, Rite
+from guji.text.reading.notation import Drum, Rite
 from guji.cli.progress import ProgressBar
 from guji.sound.files import OGG_SERIAL, audio_format, ogg_crc, write_audio
 from guji.sound.headroom import CEILING_DBFS, MARGIN_DB

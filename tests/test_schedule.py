@@ -18,8 +18,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guji.text.editions import all_patterns, load
-from guji.text.notation import Rite
+from guji.text.reading.editions import all_patterns, load
+from guji.text.reading.notation import Rite
 from guji.compare import compare
 from guji.timing.layout import lay_out
 from guji.timing.performance import Timing

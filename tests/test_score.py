@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guji.text.editions import all_patterns, load
+from guji.text.reading.editions import all_patterns, load
 from guji.errors import UsageError
-from guji.text.notation import Drum, Rite
-from guji.text.names import part_name
+from guji.text.reading.notation import Drum, Rite
+from guji.text.reading.names import part_name
 from guji.timing.performance import Cue, Part, Performance, Voice, as_performance
 from guji.timing.score import (DEFAULT_INTERVAL, MIN_INTERVAL, Score, check_interval,
                                interval_from_bpm)

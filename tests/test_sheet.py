@@ -20,8 +20,8 @@ from guji.midi import PAD_SECONDS, build_midi
 from guji.sheet import (Instruments, Measure, Note, Sheet, Staff, sheet_of, to_lilypond,
                         to_musicxml, to_mxl, write_sheet)
 from guji.sheet.fold import Run, runs
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.timing.bars import bars
 from guji.timing.layout import lay_out
 from guji.timing.performance import Part, Performance, Timing, Voice

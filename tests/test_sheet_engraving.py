@@ -25,8 +25,8 @@ import pytest
 
 from guji.cli.main import main
 from guji.sheet import render_sheet, run_lilypond, sheet_of, to_lilypond, to_musicxml, to_svg
-from guji.text.editions import load
-from guji.text.notation import Rite
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
 from guji.timing.layout import lay_out
 from guji.timing.performance import Timing, Voice
 

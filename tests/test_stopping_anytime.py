@@ -201,7 +201,7 @@ def test_a_stop_python_swallowed_is_raised_again_before_anything_is_written(tmp_
     from guji import stops
     from guji.cli.signals import stopping
     from guji.sound.files import write_audio
-    from guji.text.editions import load
+    from guji.text.reading.editions import load
     from guji.timing.layout import perform
     from guji.timing.performance import Timing
 

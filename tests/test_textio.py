@@ -6,11 +6,11 @@ import os
 
 import pytest
 
-from guji.text.editions import edition
+from guji.text.reading.editions import edition
 from guji.errors import EncodingError
-from guji.text.scan import scan
+from guji.text.reading.scan import scan
 from guji.files import atomic_path
-from guji.text.encoding import decode, read_text
+from guji.text.reading.encoding import decode, read_text
 
 TRAD = edition("liji-zhengyi").text()      # traditional characters
 SIMP = edition("lijing-benyi").text()      # simplified characters

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Iterable, TextIO
 
 from ..errors import display_width, escape_controls
-from ..text.notation import Pattern, Rite
+from ..text.reading.notation import Pattern, Rite
 from ..timing.performance import Part
 from ..timing.events import Onset
 from ..timing.score import Event

@@ -43,7 +43,7 @@ def _takes_value(action: argparse.Action) -> bool:
 
 def pattern_ids() -> list[str]:
     """The shipped pattern ids a completion offers."""
-    from ..text.editions import editions
+    from ..text.reading.editions import editions
     ids = ["lu", "xue", "lu:1", "lu:2", "xue:1", "xue:2"]
     return ids + [f"{score}:{d}@{e.slug}" for e in editions() for score in ("lu", "xue")
                   for d in (1, 2)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..text.notation import Pattern
+from ..text.reading.notation import Pattern
 from ..timing.performance import Cue, Part, Performance, Timing
 
 

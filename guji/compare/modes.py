@@ -47,10 +47,10 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..errors import UsageError
-from ..text.align import DEL, INS, SUB
-from ..text.grid import Column, Grid, align_many
-from ..text.names import letter, variant_names
-from ..text.notation import Pattern, Rite
+from ..text.collation.align import DEL, INS, SUB
+from ..text.collation.grid import Column, Grid, align_many
+from ..text.reading.names import letter, variant_names
+from ..text.reading.notation import Pattern, Rite
 from .comparison import Comparison, Entry, Mark
 from ..timing.extent import check_parts
 from ..timing.layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack

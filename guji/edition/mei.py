@@ -6,7 +6,7 @@ The document (validated against MEI's own RELAX NG, ``mei-all.rng`` of MEI
 * ``<meiHead>``: the title; guji as the application that encoded it and the
   editorial principles (the glyphs, the base, the apparatus); and in
   ``<sourceDesc>`` a ``<source xml:id>`` per witness — each text with its
-  siglum and bibliographic description (:mod:`guji.text.bibl`) and the glyphs
+  siglum and bibliographic description (:mod:`guji.text.reading.bibl`) and the glyphs
   it writes for each drum (``<annot type="glyphs">``: the notes' glyphs are
   the base's where witnesses share a stroke, the orthography normalised, and
   each source's own is given here), each witness of a text's variant notes
@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ET
 from typing import Sequence
 
 from .. import __version__
-from ..text.collate import Collation, Source
+from ..text.collation.collate import Collation, Source
 from .ids import source_ids
 from .music import score_of
 from .xml import MEI, sub, xml_id

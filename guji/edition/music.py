@@ -16,7 +16,7 @@ boxed 半, the half (取半以下為投壺禮).
 The apparatus
 -------------
 The strokes all readings share are written once. At every place where some
-reading differs (a place of variation of :func:`guji.text.collate.collate`)
+reading differs (a place of variation of :func:`guji.text.collation.collate.collate`)
 stands an ``<app>``: the base reading's stroke (or none) as ``<lem>``, every
 other reading's as an ``<rdg>``, readings that agree sharing one element
 whose ``source`` names them all (``#liji-zhengyi #lijing-benyi``); a reading
@@ -43,8 +43,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..midi.gm import DEFAULT_KEYS
-from ..text.collate import Collation
-from ..text.notation import HALF, Drum
+from ..text.collation.collate import Collation
+from ..text.reading.notation import HALF, Drum
 from ..timing.performance import Voice
 from ..timing.score import DEFAULT_INTERVAL
 from .xml import MEI, clean, sub, xml_id

@@ -25,9 +25,9 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from ..errors import Location, UsageError
-from ..text.editions import PatternId
-from ..text.encoding import read_text
-from ..text.notation import Drum, Pattern, Stroke, drum_of
+from ..text.reading.editions import PatternId
+from ..text.reading.encoding import read_text
+from ..text.reading.notation import Drum, Pattern, Stroke, drum_of
 from .music import PLACES
 from .xml import NS
 

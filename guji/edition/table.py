@@ -2,7 +2,7 @@
 
 For a spreadsheet or a paper's table: each row is one place where some
 reading of a pattern differs (:attr:`Collation.variants
-<guji.text.collate.Collation.variants>`), with
+<guji.text.collation.collate.Collation.variants>`), with
 
 ``score, diagram, place`` (1, 2 … within the pattern), ``column`` (of the
 collation's table, counting 半), ``part`` (``before 半`` or ``after 半``),
@@ -19,7 +19,7 @@ import csv
 import io
 from typing import Sequence
 
-from ..text.collate import Collation
+from ..text.collation.collate import Collation
 
 __all__ = ["HEAD", "rows", "to_table"]
 

@@ -10,7 +10,7 @@ program or hardware player can open:
   ``… · 半 2/4``; in 投壺 a pass starts at 半, so one marker says both).
 * **For each part, one track per drum that sounds**, named Latin first:
   ``Lu gu 魯鼓 1 liji-zhengyi - pi 鼙`` and ``… - gu 鼓`` (the part's name
-  after :func:`~guji.text.names.latin_first`, a hyphen, the drum in pinyin
+  after :func:`~guji.text.reading.names.latin_first`, a hyphen, the drum in pinyin
   and in Chinese), plus ``… - click`` when the score has a count-in or
   ghost clicks (a muted drum's strokes as clicks); a muted drum has no
   track. In the default mode they are all on the General MIDI percussion
@@ -35,7 +35,7 @@ tables of :mod:`guji.midi.gm`.
 
 from __future__ import annotations
 
-from ..text.names import latin_first, without_latin
+from ..text.reading.names import latin_first, without_latin
 from ..timing.performance import Voice
 
 #: Name of the cue track.

@@ -37,8 +37,8 @@ import mido
 from .. import __version__
 from ..errors import UsageError
 from ..files import writing
-from ..text.names import file_stem, latin_first
-from ..text.notation import Pattern, Rite
+from ..text.reading.names import file_stem, latin_first
+from ..text.reading.notation import Pattern, Rite
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
 from ..timing.score import Score
 from ..timing.events import events
@@ -52,7 +52,7 @@ from .tracks import CUE_TRACK, MARKER_SEPARATOR, track_name
 
 def default_filename(pattern: Pattern, suffix: str = ".mid") -> str:
     """A file name for *pattern*'s MIDI file: ``lu-1-liji-zhengyi.mid``
-    (:func:`guji.text.names.file_stem`)."""
+    (:func:`guji.text.reading.names.file_stem`)."""
     return file_stem(pattern) + suffix
 
 
@@ -124,7 +124,7 @@ def _provenance(name: str, score: Score) -> list[str]:
              f"column {p.half_location.column}")
     if p.edition:
         try:
-            from ..text.editions import edition
+            from ..text.reading.editions import edition
             ed = edition(p.edition)
             sl, sc = ed.seed_position(first.line, first.column)
             hl, hc = ed.seed_position(p.half_location.line, p.half_location.column)
@@ -190,7 +190,7 @@ def build_midi(performance, cues: Iterable[Cue] = (), *, title: str | None = Non
         :data:`~guji.midi.gm.DEFAULT_KEYS`) or pitch (melodic mode, default
         :data:`~guji.midi.gm.DEFAULT_PITCHES`), 0–127. Voices may be named as
         :meth:`Voice.from_name <guji.timing.performance.Voice.from_name>`
-        accepts (``"鼙"``, ``"big"``, a :class:`~guji.text.notation.Drum`
+        accepts (``"鼙"``, ``"big"``, a :class:`~guji.text.reading.notation.Drum`
         …); unnamed voices keep their default.
     velocities:
         Voice → note velocity 1–127 (default :data:`~guji.midi.gm.DEFAULT_VELOCITIES`).

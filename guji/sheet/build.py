@@ -40,7 +40,7 @@ import bisect
 from dataclasses import replace
 
 from ..errors import UsageError, escape_controls
-from ..text.names import latin_first
+from ..text.reading.names import latin_first
 from ..timing.bars import Bar, bars, on_one_grid
 from ..timing.events import pass_onsets
 from ..timing.performance import DRUMS, Part, Performance, Voice

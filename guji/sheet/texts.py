@@ -1,7 +1,7 @@
 """The words of a sheet: title, subtitle, and the credits saying where the strokes come from.
 
 * :func:`title_of` — one pattern: ``魯鼓 · 前圖 (diagram 1) · 禮記正義``
-  (:func:`guji.text.names.title`); several: their names, ``·`` between;
+  (:func:`guji.text.reading.names.title`); several: their names, ``·`` between;
 * :func:`subtitle_of` — how it is played: the rite and what it plays, the
   passes, the count-in, a drum left out;
 * :func:`credits_of` — two lines per pattern: its name and id, the edition
@@ -16,9 +16,9 @@ file name may hold control characters, which XML cannot carry.
 from __future__ import annotations
 
 from ..errors import UsageError, escape_controls
-from ..text.editions import edition
-from ..text.names import title as pattern_title
-from ..text.notation import Pattern, Rite
+from ..text.reading.editions import edition
+from ..text.reading.names import title as pattern_title
+from ..text.reading.notation import Pattern, Rite
 from ..timing.performance import Part, Performance, Voice
 
 

@@ -8,7 +8,7 @@ are ``edition:SLUG``. A reading is named by a *ref*,
 ``KEY|SCORE:DIAGRAM|WITNESS`` (the witness empty for the text's own
 reading): :meth:`Library.pattern` finds it, and nothing else can be named.
 
-What a text holds is read with :func:`guji.text.scan.scan`, exactly as
+What a text holds is read with :func:`guji.text.reading.scan.scan`, exactly as
 ``guji scan`` reads it: the patterns (marked in the page at their glyphs'
 offsets), the variant notes and their witnesses, the warnings, and the
 first error with the message the command line prints (:func:`reading_json`).
@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GujiError, NotationError, UsageError
-from ..text.editions import editions, scan_edition
-from ..text.encoding import decode, read_text
-from ..text.notation import Pattern, Tradition
-from ..text.parser import ScanResult
-from ..text.scan import scan
+from ..text.reading.editions import editions, scan_edition
+from ..text.reading.encoding import decode, read_text
+from ..text.reading.notation import Pattern, Tradition
+from ..text.reading.parser import ScanResult
+from ..text.reading.scan import scan
 
 
 @dataclass(frozen=True)

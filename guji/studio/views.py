@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import UsageError
-from ..text.names import LETTERS, variant_names
-from ..text.notation import Pattern, Rite
+from ..text.reading.names import LETTERS, variant_names
+from ..text.reading.notation import Pattern, Rite
 from ..compare import MODES, compare
 from ..timing.layout import lay_out
 from ..timing.performance import DRUMS, Performance, Timing, Voice

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..text.notation import Rite
+from ..text.reading.notation import Rite
 from .performance import Part, Performance
 
 

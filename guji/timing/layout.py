@@ -24,8 +24,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..errors import UsageError
-from ..text.names import part_name
-from ..text.notation import Pattern
+from ..text.reading.names import part_name
+from ..text.reading.notation import Pattern
 from .extent import check_parts, check_steps
 from .performance import Cue, Part, Performance, Timing
 

@@ -37,8 +37,8 @@ from fractions import Fraction
 from typing import Iterable
 
 from ..errors import UsageError
-from ..text.names import part_name
-from ..text.notation import Pattern, Rite
+from ..text.reading.names import part_name
+from ..text.reading.notation import Pattern, Rite
 from .extent import check_length, check_parts, seconds_of
 from .score import (DEFAULT_INTERVAL, Score, check_count_in, check_interval, check_repeat,
                     check_step, grid_time, step_of)
@@ -316,7 +316,7 @@ def as_performance(what, cues: Iterable[Cue] = ()) -> Performance:
     sequence of scores and parts; *cues* are added.
 
     A score becomes a part named after its pattern
-    (:func:`~guji.text.names.part_name`), with `` (2)``, `` (3)`` … added when
+    (:func:`~guji.text.reading.names.part_name`), with `` (2)``, `` (3)`` … added when
     that name is taken: scores given one by one stay apart, while parts given
     the same name on purpose share a track set.
     """

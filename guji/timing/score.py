@@ -34,7 +34,7 @@ from typing import Iterator
 from .. import defaults
 from ..defaults import INTERVAL
 from ..errors import UsageError
-from ..text.notation import Drum, Pattern, Rite, Stroke
+from ..text.reading.notation import Drum, Pattern, Rite, Stroke
 from .extent import check_exact
 
 #: Seconds between strokes when the user says nothing (see the module docstring).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 
 from ..errors import UsageError
-from ..text.notation import Drum
+from ..text.reading.notation import Drum
 
 
 class Voice(enum.Enum):
@@ -30,7 +30,7 @@ class Voice(enum.Enum):
     @classmethod
     def from_name(cls, name: "str | Voice | Drum") -> "Voice":
         """The voice a user names (see :data:`VOICE_NAMES`, any case), or a
-        :class:`Voice` or :class:`~guji.text.notation.Drum` as is;
+        :class:`Voice` or :class:`~guji.text.reading.notation.Drum` as is;
         :class:`~guji.errors.UsageError` for anything else."""
         if isinstance(name, Voice):
             return name

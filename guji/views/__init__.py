@@ -12,9 +12,9 @@
   (:mod:`guji.views.page_markup`: its style, its languages marked).
 
 The grid walker every display of an alignment shares
-(:meth:`Grid.walk <guji.text.grid.Grid.walk>`,
-:meth:`~guji.text.grid.Grid.walk_with_halves`) lives in the text stage,
-:mod:`guji.text.grid`, not here: the collation (:mod:`guji.text.collate`) walks
+(:meth:`Grid.walk <guji.text.collation.grid.Grid.walk>`,
+:meth:`~guji.text.collation.grid.Grid.walk_with_halves`) lives in the text stage,
+:mod:`guji.text.collation.grid`, not here: the collation (:mod:`guji.text.collation.collate`) walks
 the grid too, and text may not import views. The timeline, the source
 columns' shading, the page's alignment table, ``guji diff``'s text table and
 ``guji compare --mode diff`` all take it from there.

@@ -10,15 +10,15 @@ Two pictures, both plain SVG 1.1 text (no dependency; the vocabulary is
   薛鼓) where the edition puts it. In the first diagram the label follows its
   pattern (below it in a column); in the second it precedes it (above). When
   the source text says where the label stands (:attr:`Pattern.label_location
-  <guji.text.notation.Pattern.label_location>`), that decides; otherwise the
+  <guji.text.reading.notation.Pattern.label_location>`), that decides; otherwise the
   diagram does. With two or more patterns, the strokes where a pattern
-  differs from the first (by the alignment of :mod:`guji.text.grid`) are
+  differs from the first (by the alignment of :mod:`guji.text.collation.grid`) are
   shaded.
 
 * :func:`timeline_svg` — a piano roll of two or more patterns on one grid
   (:mod:`guji.views.timeline`): one track per pattern, a lane for each drum
   (鼙 above, 鼓 below), one column per aligned stroke
-  (:func:`guji.text.grid.align_many`), so a stroke one edition lacks is an
+  (:func:`guji.text.collation.grid.align_many`), so a stroke one edition lacks is an
   empty dashed cell, not a shifted tail. Columns where a pattern differs from
   the first are highlighted; 半 is a line across its track; the part before
   半 (played only in the 射禮) is shaded grey. Every column is one interval
@@ -44,7 +44,7 @@ from typing import Sequence
 
 from ..errors import UsageError
 from ..files import writing
-from ..text.notation import Pattern
+from ..text.reading.notation import Pattern
 from .source import source_drawing
 from .svg import Drawing, stack
 from .timeline import timeline_drawing

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from ..text.notation import Pattern
+from ..text.reading.notation import Pattern
 from ..timing.performance import Performance
 
 #: How a lit stroke looks (CSS, in the page's style).

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..text.names import LETTERS
-from ..text.names import title as pattern_title
-from ..text.notation import Pattern
+from ..text.reading.names import LETTERS
+from ..text.reading.names import title as pattern_title
+from ..text.reading.notation import Pattern
 from .svg import svg_text, text_width
 
 

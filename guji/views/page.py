@@ -36,9 +36,9 @@ from typing import Callable, Sequence
 
 from ..defaults import RATE
 from .. import __version__
-from ..text.align import align_patterns, check_patterns
-from ..text.grid import Cell, HalfColumn, align_many
-from ..text.names import LETTERS, file_stem, part_name
+from ..text.collation.align import align_patterns, check_patterns
+from ..text.collation.grid import Cell, HalfColumn, align_many
+from ..text.reading.names import LETTERS, file_stem, part_name
 from ..compare.comparison import Comparison
 from ..compare.modes import MODES, compare
 from ..timing.layout import perform
@@ -50,7 +50,7 @@ from .legend import pattern_title
 from .source import source_drawing
 from .timeline import timeline_drawing
 from ..errors import UsageError
-from ..text.notation import HALF, Pattern
+from ..text.reading.notation import HALF, Pattern
 from ..files import make_folder, writing
 from ..temporary import staged
 
@@ -118,7 +118,7 @@ class Track:
 
 def variant_filename(index: int, pattern: Pattern, ext: str) -> str:
     """``a-lu-1-liji-zhengyi.flac``: the letter, then the pattern's file stem
-    (:func:`guji.text.names.file_stem`, ASCII and lower case: a name for the web)."""
+    (:func:`guji.text.reading.names.file_stem`, ASCII and lower case: a name for the web)."""
     letter = LETTERS[index % 26].lower()
     return f"{letter}-{file_stem(pattern, lower=True, ascii_only=True)}.{ext}"
 
@@ -133,7 +133,7 @@ def mode_filename(mode: str, ext: str) -> str:
 
 def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
     """An HTML table of A and B aligned column by column, differences marked
-    (the columns of :meth:`Grid.walk_with_halves <guji.text.grid.Grid.walk_with_halves>`)."""
+    (the columns of :meth:`Grid.walk_with_halves <guji.text.collation.grid.Grid.walk_with_halves>`)."""
     rows = ([f"<th>A {_e(a.id)}</th>"], [f"<th>{_e(letter_b)} {_e(b.id)}</th>"])
     for column in align_many([a, b]).walk_with_halves():
         if isinstance(column, HalfColumn):

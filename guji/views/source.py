@@ -6,10 +6,10 @@ square, 半 in its place, and the score label (魯鼓 / 薛鼓) where the editio
 puts it. In the first diagram the label follows its pattern (below it in a
 column); in the second it precedes it (above). When the source text says
 where the label stands (:attr:`Pattern.label_location
-<guji.text.notation.Pattern.label_location>`), that decides; otherwise the
+<guji.text.reading.notation.Pattern.label_location>`), that decides; otherwise the
 diagram does (:func:`label_after`). With two or more patterns, the strokes
 where a pattern differs from the first (by the aligned grid of
-:mod:`guji.text.grid`) are shaded.
+:mod:`guji.text.collation.grid`) are shaded.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import UsageError
-from ..text.grid import Grid, align_many
-from ..text.names import LETTERS
-from ..text.notation import HALF, Pattern
+from ..text.collation.grid import Grid, align_many
+from ..text.reading.names import LETTERS
+from ..text.reading.notation import HALF, Pattern
 from .legend import legend, stroke_title
 from .svg import DIFF_FILL, DIFF_OPACITY, INK, Drawing, quoteattr, rect, stroke_shape, svg_text
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from xml.sax import saxutils
 
 from ..errors import display_width, escape_controls, xml_text
-from ..text.notation import Drum
+from ..text.reading.notation import Drum
 
 
 def escape(text: str) -> str:

@@ -1,8 +1,8 @@
 """A piano roll of two or more patterns on one aligned grid.
 
 One track per pattern, a lane for each drum (鼙 above, 鼓 below), one column
-per aligned stroke (:func:`guji.text.grid.align_many`, read with
-:meth:`Grid.walk <guji.text.grid.Grid.walk>`), so a stroke one edition lacks
+per aligned stroke (:func:`guji.text.collation.grid.align_many`, read with
+:meth:`Grid.walk <guji.text.collation.grid.Grid.walk>`), so a stroke one edition lacks
 is an empty dashed cell, not a shifted tail. Columns where a pattern differs
 from the first are highlighted; 半 is a line across its track; the part
 before 半 (played only in the 射禮) is shaded grey. Every column is one
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import UsageError
-from ..text.grid import Cell, Grid, align_many
-from ..text.names import LETTERS
-from ..text.notation import HALF, Drum, Pattern
+from ..text.collation.grid import Cell, Grid, align_many
+from ..text.reading.names import LETTERS
+from ..text.reading.notation import HALF, Drum, Pattern
 from .legend import legend, stroke_title
 from .svg import (BEFORE_HALF_FILL, BIG_COLOUR, DIFF_FILL, DIFF_OPACITY, GRID_COLOUR, INK,
                   SMALL_COLOUR, Drawing, escape, num, quoteattr, rect, stroke_shape, svg_text,
@@ -47,7 +47,7 @@ def timeline_drawing(patterns: Sequence[Pattern], *, grid: Grid | None = None,
         aligned to and compared with.
     grid:
         A ready alignment of exactly these patterns (default: computed with
-        :func:`guji.text.grid.align_many`).
+        :func:`guji.text.collation.grid.align_many`).
     cell:
         Width of one grid column and height of one lane (px).
     """

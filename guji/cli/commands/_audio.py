@@ -17,8 +17,8 @@ import argparse
 
 from ...defaults import RATE
 from ...errors import UsageError
-from ...text.names import variant_names
-from ...text.notation import Pattern
+from ...text.reading.names import variant_names
+from ...text.reading.notation import Pattern
 from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
 from ...timing.performance import DRUMS, Performance, Voice, check_muted, check_pan
 from ._common import checked, command_name, timing_from_args

@@ -10,10 +10,10 @@ import sys
 from typing import Callable
 
 from ...errors import GujiError
-from ...text.editions import load
-from ...text.encoding import check_encoding
-from ...text.notation import Pattern, Rite
-from ...text.labels import LABEL_MODES
+from ...text.reading.editions import load
+from ...text.reading.encoding import check_encoding
+from ...text.reading.notation import Pattern, Rite
+from ...text.reading.labels import LABEL_MODES
 from ...timing.performance import Timing
 from ...timing.score import (DEFAULT_INTERVAL, check_count_in, check_interval, check_repeat,
                              interval_from_bpm)
@@ -53,7 +53,7 @@ def print_json(data) -> None:
 
 
 def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
-    """Load each id (see ``guji.text.editions``) with the input options of *args*;
+    """Load each id (see ``guji.text.reading.editions``) with the input options of *args*;
     the warnings of scanning a user's text file go to stderr, once each."""
     said: set[str] = set()
 
@@ -70,7 +70,7 @@ def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
     """One id: a reading of an MEI edition (``lu:1@edition.mei~SOURCE``:
     :mod:`guji.edition.read`), else a pattern of an edition or a text file."""
     from ...edition.read import is_mei, load_mei
-    from ...text.editions import PatternId
+    from ...text.reading.editions import PatternId
     pid = PatternId.parse(pattern_id)
     if pid.is_file and is_mei(pid.source):
         return load_mei(pattern_id)

@@ -10,7 +10,7 @@ import time
 
 from ...errors import UsageError, escape_controls
 from ...limits import size_text
-from ...text.library import FileScan, Skipped, scan_files, walk
+from ...text.reading.library import FileScan, Skipped, scan_files, walk
 from ..terminal import unescaped
 
 

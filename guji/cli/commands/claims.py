@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from ...text.corpus import file_text, shipped_text
-from ...text.editions import editions
+from ...text.collation.corpus import file_text, shipped_text
+from ...text.reading.editions import editions
 from ._common import add_input_options, add_json_option, print_json
 
 

@@ -6,9 +6,9 @@ import os
 import sys
 
 from ...errors import UsageError, display_width
-from ...text.collate import Collation, collate
-from ...text.corpus import texts
-from ...text.notation import HALF
+from ...text.collation.collate import Collation, collate
+from ...text.collation.corpus import texts
+from ...text.reading.notation import HALF
 from ._common import add_input_options, add_json_option, print_json
 from ._library import Tally, add_library_options, library_scans
 

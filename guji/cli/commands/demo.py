@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...text.editions import default_edition, scan_edition
-from ...text.names import file_stem
+from ...text.reading.editions import default_edition, scan_edition
+from ...text.reading.names import file_stem
 from ...timing.layout import perform
 from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
                      audio_summary, performance_from_args)

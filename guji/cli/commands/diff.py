@@ -1,7 +1,7 @@
 """``guji diff A B``: two readings aligned stroke by stroke.
 
 The whole patterns (before and after 半) are aligned with the edit distance
-(:mod:`guji.text.align`), so one missing ○ shows as one gap, not as a shifted
+(:mod:`guji.text.collation.align`), so one missing ○ shows as one gap, not as a shifted
 tail. The terminal shows two rows, A above B, column for column::
 
     A ○□○○○○□○□○□―○○○□○□○○□○半○□○□○○○○□○
@@ -31,10 +31,10 @@ import argparse
 import os
 import sys
 
-from ...text.align import DEL, INS, MATCH, SUB, Alignment, align_patterns
-from ...text.grid import Grid, HalfColumn, align_many
-from ...text.notation import HALF, Pattern
-from ...text.names import part_name
+from ...text.collation.align import DEL, INS, MATCH, SUB, Alignment, align_patterns
+from ...text.collation.grid import Grid, HalfColumn, align_many
+from ...text.reading.notation import HALF, Pattern
+from ...text.reading.names import part_name
 from ._common import add_input_options, add_json_option, load_patterns, print_json
 
 #: What stands in a row where the other row has a stroke and this one none.
@@ -89,9 +89,9 @@ def diff_json(a: Pattern, b: Pattern, alignment: Alignment) -> dict:
 
 
 def rows(grid: Grid, colour: bool = False) -> list[str]:
-    """The text rows of a two-row :class:`~guji.text.grid.Grid`: A, B and the
+    """The text rows of a two-row :class:`~guji.text.collation.grid.Grid`: A, B and the
     mark row (without the leading ``A ``/``B `` labels), from
-    :meth:`~guji.text.grid.Grid.walk_with_halves`."""
+    :meth:`~guji.text.collation.grid.Grid.walk_with_halves`."""
     out_a, out_b, marks = [], [], []
     rev, off = ("\x1b[7m", "\x1b[0m") if colour else ("", "")
     for column in grid.walk_with_halves():

@@ -7,7 +7,7 @@ import os
 import sys
 
 from ...errors import UsageError
-from ...text.editions import PatternId
+from ...text.reading.editions import PatternId
 from ._common import add_input_options
 from .collate import add_base_option
 
@@ -63,8 +63,8 @@ def _chosen(ids: list[str]) -> tuple[set, list[str], list[str]]:
 def run(args: argparse.Namespace) -> int:
     from ...edition.mei import to_mei
     from ...files import check_target, writing
-    from ...text.collate import collate
-    from ...text.corpus import file_text, shipped_text, texts
+    from ...text.collation.collate import collate
+    from ...text.collation.corpus import file_text, shipped_text, texts
     if args.output != "-" and not args.output.lower().endswith(".mei"):
         raise UsageError(f"{args.output}: an MEI edition is written to a .mei file "
                          "(guji reads its readings back by that extension)")

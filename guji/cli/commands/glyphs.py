@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...text.notation import HEADINGS, LABELS, LOOKALIKES, ROUND_GLYPHS, SQUARE_GLYPHS
+from ...text.reading.notation import HEADINGS, LABELS, LOOKALIKES, ROUND_GLYPHS, SQUARE_GLYPHS
 from ._common import add_json_option, print_json
 
 

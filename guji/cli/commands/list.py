@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...text.editions import editions, scan_edition
-from ...text.notation import Drum, Rite
+from ...text.reading.editions import editions, scan_edition
+from ...text.reading.notation import Drum, Rite
 from ._common import add_json_option, print_json
 
 

@@ -13,7 +13,7 @@ import sys
 
 from ...compare.modes import MODES
 from ...views.page import AUDIO_FORMATS, DEFAULT_AUDIO_FORMAT, write_page
-from ...text.notation import Rite
+from ...text.reading.notation import Rite
 from ._audio import add_audio_options, audio_options_from_args
 from ._common import add_input_options, add_timing_options, load_patterns, timing_from_args
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ...text.encoding import read_text
-from ...text.library import _line, read_lean, scan_big_file
-from ...text.prefilter import prefiltered_scan
+from ...text.reading.encoding import read_text
+from ...text.reading.library import _line, read_lean, scan_big_file
+from ...text.reading.prefilter import prefiltered_scan
 from ._common import add_input_options, add_json_option, print_json
 from ._library import Tally, add_library_options, is_library, library_scans
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...text.editions import edition
-from ...text.notation import HALF, Drum, Rite
+from ...text.reading.editions import edition
+from ...text.reading.notation import HALF, Drum, Rite
 from ._common import add_input_options, add_json_option, load_patterns, print_json
 
 

@@ -1,0 +1,200 @@
+"""Agreement groups: which readings of one pattern are the same, and how the others differ.
+
+A scholar's question is "who reads what": :func:`groups` gathers the
+readings of one pattern (editions, and the witnesses of their notes) into
+groups that read the whole pattern identically — the same strokes, 半 at the
+same place — largest group first (ties: in the order the readings are
+given). Each other group's differences from the largest are stated in words
+(:func:`differences`), on an alignment of the two readings, part by part::
+
+    before 半: □ for ○ at stroke 4
+    after 半: one ○□ fewer at strokes 3–4
+    before 半: one ○ more after stroke 19
+
+Strokes are numbered within their part, as the largest group's reading
+writes them: "before 半" from the first stroke, "after 半" from the first
+stroke after 半. A run of strokes one reading lacks is "one ○□ fewer" (one
+such run), a run it adds "one ○□ more", a run it strikes on the other drum
+"□□ for ○○". The parts before and after 半 are aligned each on its own (a
+stroke before 半 in one reading never faces one after it in the other), with
+the fewest runs among the cheapest alignments (:func:`align_runs`). Where
+several places give the same reading (one ○ fewer in ○○○), the first is
+named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .align import DEL, INS, MATCH, SUB, check_alignment, check_patterns
+from .hirschberg import SMALL_CELLS, codes
+from .runs_split import trace_runs
+from ..reading.notation import Pattern
+
+__all__ = ["Group", "groups", "differences"]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Readings that agree: the whole reading (``before`` and ``after`` 半, as
+    ○ □) and the names of the readings that have it; ``differences`` from the
+    largest group, in words (empty for the largest)."""
+
+    before: str
+    after: str
+    editions: tuple[str, ...]
+    differences: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"before": self.before, "after": self.after, "editions": list(self.editions),
+                "differences": list(self.differences)}
+
+
+def _parts(pattern: Pattern) -> tuple[str, str]:
+    """The strokes before 半 and after it, as ○ □."""
+    return ("".join(s.glyph for s in pattern.before), "".join(s.glyph for s in pattern.half))
+
+
+def groups(readings: Mapping[str, Pattern]) -> tuple[Group, ...]:
+    """The readings (name → pattern) in agreement groups, largest first (see
+    the module docstring). Two readings share a group exactly when their
+    whole readings are equal."""
+    members: dict[tuple[str, str], list[str]] = {}
+    first: dict[tuple[str, str], Pattern] = {}
+    for name, pattern in readings.items():
+        key = _parts(pattern)
+        members.setdefault(key, []).append(name)
+        first.setdefault(key, pattern)
+    order = sorted(members, key=lambda k: -len(members[k]))      # stable: ties keep order
+    if not order:
+        return ()
+    largest = first[order[0]]
+    return tuple(Group(k[0], k[1], tuple(members[k]),
+                       () if i == 0 else tuple(differences(largest, first[k])))
+                 for i, k in enumerate(order))
+
+
+def align_runs(a: Sequence, b: Sequence) -> list[tuple[str, int | None, int | None]]:
+    """A cheapest alignment of *a* with *b* (the edit distance of
+    :func:`guji.text.collation.align.align`) that, among the cheapest, has the fewest
+    *runs* of differences (consecutive substitutions, deletions or
+    insertions), so that ``○□`` missing is one run, not two.
+
+    Returns ``(op, i, j)`` triples: ``match``/``sub`` (i, j), ``del`` (i,
+    None), ``ins`` (None, j). Ties are broken as :func:`~guji.text.collation.align.align`
+    does: traced back from the ends, the diagonal first, then a deletion.
+    Over :data:`~guji.text.collation.hirschberg.SMALL_CELLS` cells the same ops come
+    from :mod:`guji.text.collation.runs_split`, in linear memory; over
+    :attr:`guji.limits.Limits.alignment` pairs, :class:`~guji.limits.LimitError`.
+    """
+    n, m = len(a), len(b)
+    check_alignment(n, m)
+    if n * m > SMALL_CELLS:
+        return trace_runs(*codes(list(a), list(b)))
+    return runs_table(a, b)
+
+
+def runs_table(a: Sequence, b: Sequence) -> list[tuple[str, int | None, int | None]]:
+    """:func:`align_runs` from its whole table (small inputs; the definition
+    :mod:`guji.text.collation.runs_split` is checked against)."""
+    n, m = len(a), len(b)
+    kinds = (MATCH, SUB, DEL, INS)
+    worst = (n + m + 1, n + m + 1)
+    cost = [[dict.fromkeys(kinds, worst) for _ in range(m + 1)] for _ in range(n + 1)]
+    cost[0][0][MATCH] = (0, 0)
+
+    def step(old: tuple[int, int], last: str, kind: str) -> tuple[int, int]:
+        edits, runs = old
+        if kind == MATCH:
+            return edits, runs
+        return edits + 1, runs + (last != kind)
+
+    for i in range(n + 1):
+        for j in range(m + 1):
+            here = cost[i][j]
+            for last, old in list(here.items()):
+                if old == worst:
+                    continue
+                if i < n and j < m:
+                    kind = MATCH if a[i] == b[j] else SUB
+                    cost[i + 1][j + 1][kind] = min(cost[i + 1][j + 1][kind], step(old, last, kind))
+                if i < n:
+                    cost[i + 1][j][DEL] = min(cost[i + 1][j][DEL], step(old, last, DEL))
+                if j < m:
+                    cost[i][j + 1][INS] = min(cost[i][j + 1][INS], step(old, last, INS))
+    return _trace(a, b, cost, worst)
+
+
+def _trace(a, b, cost, worst) -> list[tuple[str, int | None, int | None]]:
+    """Trace :func:`align_runs`'s table back from the ends."""
+    i, j = len(a), len(b)
+    kind = min(cost[i][j], key=lambda k: cost[i][j][k])
+    target = cost[i][j][kind]
+    ops = []
+    while i or j:
+        here = target
+        pi, pj = (i - 1, j - 1) if kind in (MATCH, SUB) else (i - 1, j) if kind == DEL else (i, j - 1)
+        ops.append((kind, pi if kind != INS else None, pj if kind != DEL else None))
+        for last in (MATCH, SUB, DEL, INS):
+            old = cost[pi][pj][last]
+            if old == worst:
+                continue
+            edits, runs = old
+            if kind != MATCH:
+                edits, runs = edits + 1, runs + (last != kind)
+            if (edits, runs) == here:
+                kind, target = last, old
+                break
+        i, j = pi, pj
+    ops.reverse()
+    return ops
+
+
+def _strokes(n: int, first: int) -> str:
+    return f"stroke {first}" if n == 1 else f"strokes {first}–{first + n - 1}"
+
+
+def _phrases(mine: str, theirs: str) -> list[str]:
+    """How *theirs* differs from *mine* (one part of a pattern each, ○ □), in words."""
+    ops = align_runs(mine, theirs)
+    phrases: list[str] = []
+    seen = k = 0                          # strokes of *mine* before the run
+    while k < len(ops):
+        kind = ops[k][0]
+        if kind == MATCH:
+            seen, k = seen + 1, k + 1
+            continue
+        run = [ops[k]]
+        k += 1
+        while k < len(ops) and ops[k][0] == kind:
+            run.append(ops[k])
+            k += 1
+        if kind == INS:
+            added = "".join(theirs[j] for _, _, j in run)
+            phrases.append(f"one {added} more " + (f"after stroke {seen}" if seen
+                                                   else "before stroke 1"))
+            continue
+        at = _strokes(len(run), seen + 1)
+        written = "".join(mine[i] for _, i, _ in run)
+        if kind == DEL:
+            phrases.append(f"one {written} fewer at {at}")
+        else:
+            phrases.append("".join(theirs[j] for _, _, j in run) + f" for {written} at {at}")
+        seen += len(run)
+    return phrases
+
+
+def differences(ref: Pattern, other: Pattern) -> list[str]:
+    """How *other* reads where *ref* reads otherwise, in words: one phrase per
+    part (``before 半: □ for ○ at stroke 4``, ``after 半: one ○□ fewer at
+    strokes 3–4``). The parts are aligned each on its own (:func:`align_runs`):
+    a stroke is before 半 or after it in both readings."""
+    check_patterns(ref, other)
+    out = []
+    for side, mine, theirs in (("before", _parts(ref)[0], _parts(other)[0]),
+                               ("after", _parts(ref)[1], _parts(other)[1])):
+        phrases = _phrases(mine, theirs)
+        if phrases:
+            out.append(f"{side} 半: " + ", ".join(phrases))
+    return out

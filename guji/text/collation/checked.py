@@ -1,0 +1,214 @@
+"""A text's count claims, placed and held against the text's own reading.
+
+:mod:`guji.text.collation.claims` reads what a commentator says a pattern holds;
+:func:`text_claims` reads the claims of a whole text and makes each a
+:class:`CheckedClaim`: where it stands (line and column), which diagram it
+is about, and the count the text's own pattern gives (``counted``), so that
+``agrees`` says whether the commentary and the diagram of one text agree.
+:mod:`guji.text.collation.collate` holds every edition against them too.
+
+Where claims are read
+---------------------
+Claims are read near the diagrams: from :data:`NEAR` characters before the
+first pattern of the text to :data:`NEAR` characters after its last (the
+commentary printed with the diagrams). A text without any pattern is read
+whole (a commentary on its own). Counts read outside that stretch, and counts
+no score names (:class:`~guji.text.collation.claims.Unattributed`), are reported as
+notices, never dropped silently.
+
+Which diagram
+-------------
+A claim names its diagram (前圖 / 上 → 1; 後圖 / 此 / 下 → 2) or not. When it
+does not, it is about the diagram of its score that it follows in the text
+(commentary follows what it comments on): ``diagram_stated`` is then False.
+A claim that follows no pattern of its score has no diagram, and nothing
+to be counted against.
+
+What no text states
+-------------------
+``patterns/counts.toml`` keeps what no text states: a count that is printed
+but doubted, with the count the text implies and the reasoning (徐伯鲁's
+鼔声七 for the half of the first diagram's 薛鼓, where the pattern and his
+own whole count imply 3). A claim it matches carries that ``implied`` count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from ...errors import Location
+from .claims import Claim, Unattributed, read_claims
+from ..reading.lexer import SourceText
+from ..reading.notation import Drum, Pattern, Rite, Tradition
+from ..reading.parser import Notice
+from .speakers import speaker
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["NEAR", "PARTS", "Doubt", "CheckedClaim", "doubts", "text_claims"]
+
+#: How far from its diagrams (in characters) a text's claims are read.
+NEAR = 1500
+#: The parts of a pattern a count is of, and the rite that plays each.
+PARTS = {"half": Rite.TOUHU, "whole": Rite.SHE}
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """A printed count that is doubted (``patterns/counts.toml``): the claim
+    of *tradition*'s diagram *diagram*, *part*, *drum*, printed *printed*,
+    implies *implied*, for *reason*."""
+
+    tradition: Tradition
+    diagram: int
+    part: str
+    drum: Drum
+    printed: int
+    implied: int
+    reason: str
+
+
+@lru_cache(maxsize=None)
+def doubts() -> tuple[Doubt, ...]:
+    """The doubted counts of ``patterns/counts.toml``."""
+    data = tomllib.loads(resources.files("guji").joinpath("data", "patterns", "counts.toml")
+                         .read_text(encoding="utf-8"))
+    return tuple(Doubt(Tradition.from_name(d["score"]), d["diagram"], d["part"],
+                       Drum(d["drum"]), d["printed"], d["implied"], d["reason"])
+                 for d in data["implied"])
+
+
+@dataclass(frozen=True)
+class CheckedClaim:
+    """A count claim of one text, placed and counted.
+
+    Attributes
+    ----------
+    claim:
+        The claim as read (:class:`~guji.text.collation.claims.Claim`).
+    diagram:
+        The diagram it is about: the one it names, else the one it follows
+        (``diagram_stated`` False), else None.
+    source:
+        The edition or file name of the text it is read from.
+    location:
+        Where its count stands (the drum word), 1-based line and column.
+    counted:
+        The count the text's own pattern gives (None without a pattern).
+    doubt:
+        The :class:`Doubt` of ``counts.toml`` it matches, if any.
+    filename:
+        The file it is read from, if any (for messages).
+    commentator:
+        Whose words it stands in (徐伯鲁 …: :func:`guji.text.collation.speakers.speaker`),
+        None where the text names no one guji knows.
+    """
+
+    claim: Claim
+    diagram: int | None
+    diagram_stated: bool
+    source: str
+    location: Location
+    counted: int | None
+    doubt: Doubt | None = None
+    filename: str | None = None
+    commentator: str | None = None
+
+    @property
+    def tradition(self) -> Tradition:
+        return self.claim.tradition
+
+    @property
+    def agrees(self) -> bool | None:
+        """Whether the text's own reading has the count claimed (None: nothing to count)."""
+        return None if self.counted is None else self.counted == self.claim.count
+
+    def about(self, tradition: Tradition, diagram: int) -> bool:
+        """Is this a claim about *tradition*'s diagram *diagram*?"""
+        return self.claim.tradition is tradition and self.diagram == diagram
+
+    def describe(self) -> str:
+        """``薛鼓 1 half 鼓 7 (鼔声七, lijing-benyi 3:2176)``."""
+        c = self.claim
+        where = f"{self.source} {self.location.line}:{self.location.column}"
+        return (f"{c.tradition.label} {self.diagram or '?'} {c.part} {c.drum.value} {c.count} "
+                f"({c.text.replace(chr(10), '⏎')}, {where})")
+
+    def to_json(self) -> dict:
+        c = self.claim
+        return {"score": c.tradition.value, "diagram": self.diagram, "part": c.part,
+                "drum": c.drum.value, "count": c.count, "counted": self.counted,
+                "agrees": self.agrees, "text": c.text, "line": self.location.line,
+                "column": self.location.column, "diagram_stated": self.diagram_stated,
+                "source": self.source, "commentator": self.commentator,
+                "implied": None if self.doubt is None else self.doubt.implied,
+                "note": None if self.doubt is None else self.doubt.reason}
+
+
+def _placed(claim: Claim, patterns: tuple[Pattern, ...]) -> tuple[int | None, bool]:
+    """The diagram of *claim*: named, or the last of its score it follows."""
+    if claim.diagram is not None:
+        return claim.diagram, True
+    before = [p for p in patterns if p.tradition is claim.tradition
+              and p.strokes[-1].location.offset < claim.offset]
+    return (before[-1].diagram if before else None), False
+
+
+def _counted(patterns: tuple[Pattern, ...], claim: Claim, diagram: int | None) -> int | None:
+    pattern = next((p for p in patterns if p.tradition is claim.tradition
+                    and p.diagram == diagram and p.witness is None), None)
+    return None if pattern is None else pattern.counts(PARTS[claim.part])[claim.drum]
+
+
+def _doubt(claim: Claim, diagram: int | None) -> Doubt | None:
+    return next((d for d in doubts() if d.tradition is claim.tradition and d.diagram == diagram
+                 and d.part == claim.part and d.drum is claim.drum
+                 and d.printed == claim.count), None)
+
+
+def _window(patterns: tuple[Pattern, ...], length: int) -> tuple[int, int]:
+    """The stretch of the text its claims are read from (module docstring)."""
+    if not patterns:
+        return 0, length
+    return (min(p.strokes[0].location.offset for p in patterns) - NEAR,
+            max(p.strokes[-1].location.offset for p in patterns) + NEAR)
+
+
+def text_claims(text: str, patterns: tuple[Pattern, ...], source: str,
+                filename: str | None = None) -> tuple[tuple[CheckedClaim, ...], tuple[Notice, ...]]:
+    """The count claims of *text*, whose patterns (as scanned) are *patterns*.
+
+    *source* names the text in the claims (an edition's slug, a file's stem
+    or name); *filename* names it in the notices. Returns the claims, in
+    text order, and notices for the counts not read (far from the
+    diagrams, or named by no score).
+    """
+    src = SourceText(text, filename)
+    found, lost = read_claims(text)
+    lo, hi = _window(patterns, len(text))
+    notices: list[Notice] = []
+    far = [c for c in found if not lo <= c.offset <= hi]
+    if far:
+        notices.append(Notice(f"{len(far)} count claim{'s' if len(far) > 1 else ''} more than "
+                              f"{NEAR} characters from the diagrams: not read",
+                              src.location(far[0].offset), filename))
+    for u in lost:
+        if lo <= u.offset <= hi:
+            notices.append(Notice(_lost_message(u), src.location(u.offset), filename))
+    out = []
+    for claim in found:
+        if lo <= claim.offset <= hi:
+            diagram, stated = _placed(claim, patterns)
+            out.append(CheckedClaim(claim, diagram, stated, source, src.location(claim.offset),
+                                    _counted(patterns, claim, diagram), _doubt(claim, diagram),
+                                    filename, speaker(text, claim.offset)))
+    return tuple(out), tuple(notices)
+
+
+def _lost_message(u: Unattributed) -> str:
+    return f"count {u.text.replace(chr(10), '⏎')} not read as a claim: {u.reason}"

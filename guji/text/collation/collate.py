@@ -1,0 +1,322 @@
+"""Collation: every edition's reading of each pattern, aligned, grouped and checked.
+
+For each of the four patterns (魯鼓 and 薛鼓 × diagrams 1 and 2),
+:func:`collate` takes the reading of every text it is given
+(:mod:`guji.text.collation.corpus`: the shipped editions and any text files) and of
+every witness their variant notes name (``yishu~一本``), and
+
+* aligns each against the base reading (the one asked for, else the first
+  text's: the default edition, 禮記正義, unless only files are collated) stroke
+  by stroke on one grid (:func:`guji.text.collation.grid.align_many`, walked with
+  :meth:`~guji.text.collation.grid.Grid.walk_with_halves` as every display of a grid
+  is), gathering the differences into *variants*: one per place where some
+  reading differs, naming who reads what;
+* gathers the readings into *agreement groups* (:mod:`guji.text.collation.agreement`):
+  who shares which whole reading, largest group first, each other group's
+  differences from the largest stated in words;
+* holds every reading's counts of 鼙 (○) and 鼓 (□), for the half and the
+  whole, against every count claim any of the texts states about that
+  pattern (:mod:`guji.text.collation.checked`), and lists each mismatch with the claim
+  and who states it. A printed count that ``patterns/counts.toml`` doubts
+  (徐伯鲁's 七 where his pattern and whole count imply 3) is kept as printed:
+  every reading is flagged against it, with the implied count beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ...errors import UsageError
+from .agreement import Group, groups
+from .checked import PARTS, CheckedClaim
+from .corpus import Text, texts as default_texts
+from .grid import Grid, HalfColumn, align_many
+from .locus import locus, notes_of
+from ..reading.notation import HALF, Drum, Pattern, Tradition
+
+#: The drums by the names the JSON gives them.
+DRUMS = {"鼙": Drum.SMALL, "鼓": Drum.BIG}
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A reading whose count differs from a claim.
+
+    ``edition`` names the reading; ``extent`` is ``half`` or ``whole``;
+    ``implied`` is the count the claim implies where the printed one is
+    doubted; ``claim`` is the claim, with who states it and where.
+    """
+
+    edition: str
+    extent: str
+    drum: str
+    counted: int
+    claimed: int
+    implied: int | None
+    claim: CheckedClaim | None = None
+
+    def describe(self) -> str:
+        text = f"{self.edition}: {self.extent} {self.drum} {self.counted}, claimed {self.claimed}"
+        if self.implied is not None:
+            agree = "agrees with" if self.counted == self.implied else "differs from"
+            text += f" as printed (implied {self.implied}; the reading {agree} it)"
+        if self.claim is not None:
+            loc = self.claim.location
+            text += f" — {self.claim.source} {loc.line}:{loc.column} {self.claim.claim.text}"
+        return text
+
+    def to_json(self) -> dict:
+        by = None
+        if self.claim is not None:
+            by = {"source": self.claim.source, "text": self.claim.claim.text,
+                  "line": self.claim.location.line, "column": self.claim.location.column}
+        return {"edition": self.edition, "part": self.extent, "drum": self.drum,
+                "counted": self.counted, "claimed": self.claimed, "implied": self.implied,
+                "claimed_by": by}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One place where readings disagree.
+
+    ``column`` is the place in the collation's columns; ``base_index`` the
+    index of the base reading's stroke there (``None`` where the base has no
+    stroke, i.e. other readings insert one). ``readings`` maps each reading to
+    the glyph it has there ('' for none).
+    """
+
+    column: int
+    base_index: int | None
+    before_half: bool
+    readings: dict
+
+    def describe(self, base: str) -> str:
+        where = (f"stroke {self.base_index + 1} of {base}" if self.base_index is not None
+                 else "a stroke that " + base + " lacks")
+        side = "before 半" if self.before_half else "after 半"
+        glyphs: dict[str, list[str]] = {}
+        for ed, glyph in self.readings.items():
+            glyphs.setdefault(glyph or "(none)", []).append(ed)
+        return f"{where} ({side}): " + "; ".join(f"{g} {', '.join(eds)}"
+                                                for g, eds in glyphs.items())
+
+    def to_json(self) -> dict:
+        return {"column": self.column, "base_index": self.base_index,
+                "before_half": self.before_half, "readings": self.readings}
+
+
+def claim_summary(claims: Sequence[CheckedClaim]) -> dict | None:
+    """The first claiming text's counts of one pattern, in one object:
+    ``{"edition", "counts": {"half": {"鼙": n, …}, "whole": {…}}, "implied",
+    "printed", "note"}`` (None without claims)."""
+    if not claims:
+        return None
+    source = claims[0].source
+    mine = [c for c in claims if c.source == source]
+    counts: dict = {}
+    implied: dict = {}
+    for c in mine:
+        counts.setdefault(c.claim.part, {}).setdefault(c.claim.drum.value, c.claim.count)
+        if c.doubt is not None:
+            implied.setdefault(c.claim.part, {})[c.claim.drum.value] = c.doubt.implied
+    return {"edition": source, "counts": counts, "implied": implied,
+            "printed": " ".join(c.claim.text for c in mine),
+            "note": "; ".join(c.doubt.reason for c in mine if c.doubt is not None)}
+
+
+@dataclass(frozen=True)
+class Collation:
+    """Every reading of one pattern, aligned, grouped, with variants and count checks.
+
+    ``columns`` is the aligned table: one tuple per reading (in ``readings``
+    order) of equal length, each cell a glyph (○ □), ``半``, or '' for a gap.
+    ``claims`` are the count claims about this pattern, from every text;
+    ``sources`` for each reading its text's description (siglum, language,
+    :class:`~guji.text.reading.bibl.Bibl`), as :func:`collate` knows them.
+    """
+
+    tradition: Tradition
+    diagram: int
+    base: str
+    readings: dict                 #: reading name -> Pattern
+    columns: dict                  #: reading name -> tuple of cells
+    variants: tuple[Variant, ...]
+    claims: tuple[CheckedClaim, ...]
+    mismatches: tuple[Mismatch, ...]
+    groups: tuple[Group, ...]
+    sources: dict = field(default_factory=dict, compare=False)   #: reading name -> Source
+
+    def edition_of(self, name: str) -> str:
+        """The text a reading is of: its name without ``~WITNESS``."""
+        witness = self.readings[name].witness
+        return name if witness is None else name[: -len(witness) - 1]
+
+    def agreement(self, claim: CheckedClaim) -> dict:
+        """Each reading's count of what *claim* counts, and whether it agrees."""
+        out = {}
+        for name, p in self.readings.items():
+            counted = p.counts(PARTS[claim.claim.part])[claim.claim.drum]
+            out[name] = {"counted": counted, "agrees": counted == claim.claim.count}
+        return out
+
+    def to_json(self) -> dict:
+        readings = {}
+        for ed, p in self.readings.items():
+            source = self.sources.get(ed)
+            readings[ed] = {"id": p.id, "edition": self.edition_of(ed), "witness": p.witness,
+                            "siglum": None if source is None else source.siglum,
+                            "lang": None if source is None else source.lang,
+                            "bibl": None if source is None else source.text.bibl.to_json(),
+                            "locus": locus(p), "notes": notes_of(p),
+                            "before": "".join(s.glyph for s in p.before),
+                            "after": "".join(s.glyph for s in p.half),
+                            "counts": {extent: {name: p.counts(rite)[drum]
+                                                for name, drum in DRUMS.items()}
+                                       for extent, rite in PARTS.items()},
+                            "aligned": list(self.columns[ed])}
+        return {
+            "score": self.tradition.value,
+            "diagram": self.diagram,
+            "base": self.base,
+            "readings": readings,
+            "variants": [v.to_json() for v in self.variants],
+            "claim": claim_summary(self.claims),
+            "claims": [{**c.to_json(), "readings": self.agreement(c)} for c in self.claims],
+            "mismatches": [m.to_json() for m in self.mismatches],
+            "groups": [g.to_json() for g in self.groups],
+        }
+
+
+def _grid(readings: dict[str, Pattern], base: str) -> tuple[Grid, dict[str, int]]:
+    """The readings on one aligned grid, the base as the reference (row 0) and
+    the others in *readings* order; and the grid row of each reading."""
+    order = [base] + [ed for ed in readings if ed != base]
+    return align_many([readings[ed] for ed in order]), {ed: r for r, ed in enumerate(order)}
+
+
+def _half_column(grid: Grid, row: int, base: int | None = None) -> int:
+    """Where the collation puts a reading's 半: at the base reading's 半
+    (column *base*) when the reading's 半 can stand there (between its last
+    stroke before 半 and its first after it); else just before the column of
+    its first stroke after 半 (after the last column when it has none).
+
+    This is the collation's own convention, not :attr:`Grid.half_columns`:
+    a reading's gaps next to 半 stand on the side the base reading's 半 puts
+    them, and otherwise a gap just before its first stroke after 半 stands
+    before 半.
+    """
+    pattern = grid.patterns[row]
+    where = {col[row]: c for c, col in enumerate(grid.columns) if col[row] is not None}
+    first_after = where.get(pattern.half_start, len(grid.columns))
+    last_before = where[pattern.half_start - 1] if pattern.half_start > 0 else -1
+    if base is not None and last_before < base <= first_after:
+        return base
+    return first_after
+
+
+def _table(readings: dict[str, Pattern], base: str
+           ) -> tuple[dict[str, tuple[str, ...]], tuple[Variant, ...]]:
+    """The aligned table of :attr:`Collation.columns` and its variants.
+
+    The table follows :meth:`Grid.walk_with_halves <guji.text.collation.grid.Grid.walk_with_halves>`:
+    a cell per column, each a glyph or '' for a gap, and a column for 半
+    wherever some reading's 半 stands (``半`` in that reading, '' in the others).
+    A variant is a column where some reading differs from the base; its
+    :attr:`Variant.column` counts the 半 columns too.
+    """
+    grid, row_of = _grid(readings, base)
+    base_half = _half_column(grid, 0)
+    halves = [base_half] + [_half_column(grid, r, base_half) for r in range(1, grid.rows)]
+    rows: dict[str, list[str]] = {ed: [] for ed in readings}
+    variants = []
+    for place, column in enumerate(grid.walk_with_halves(halves)):
+        if isinstance(column, HalfColumn):
+            for ed, row in rows.items():
+                row.append(HALF if column.rows[row_of[ed]] else "")
+            continue
+        glyphs = {}
+        for ed, row in rows.items():
+            stroke = column.cells[row_of[ed]].stroke
+            glyphs[ed] = "" if stroke is None else stroke.glyph
+            row.append(glyphs[ed])
+        if column.differs:
+            variants.append(Variant(place, column.cells[0].index, column.index < halves[0],
+                                    glyphs))
+    return {ed: tuple(row) for ed, row in rows.items()}, tuple(variants)
+
+
+def _mismatches(readings: dict[str, Pattern], claims: Sequence[CheckedClaim]
+                ) -> tuple[Mismatch, ...]:
+    """Every reading's count (half and whole, 鼙 and 鼓) that differs from a claim."""
+    out = []
+    for ed, pattern in readings.items():
+        for c in claims:
+            counted = pattern.counts(PARTS[c.claim.part])[c.claim.drum]
+            if counted != c.claim.count:
+                implied = None if c.doubt is None else c.doubt.implied
+                out.append(Mismatch(ed, c.claim.part, c.claim.drum.value, counted, c.claim.count,
+                                    implied, c))
+    return tuple(out)
+
+
+def collate_pattern(tradition: Tradition, diagram: int, readings: dict[str, Pattern],
+                    base: str, claims: Sequence[CheckedClaim] = (),
+                    sources: dict | None = None) -> Collation:
+    """Collate the *readings* (name → pattern) of one pattern against *base*,
+    and check them against the *claims* about it."""
+    columns, variants = _table(readings, base)
+    return Collation(tradition, diagram, base, dict(readings), columns, variants,
+                     tuple(claims), _mismatches(readings, claims), groups(readings),
+                     dict(sources or {}))
+
+
+@dataclass(frozen=True)
+class Source:
+    """A reading's witness as described: its siglum (the text's, with
+    ``~WITNESS`` for a witness of its notes), language and description."""
+
+    siglum: str
+    lang: str
+    text: Text
+
+
+def _sources(texts: Sequence[Text], readings: dict[str, Pattern]) -> dict[str, Source]:
+    by_name = {t.name: t for t in texts}
+    out = {}
+    for name, p in readings.items():
+        text = by_name[name if p.witness is None else name[: -len(p.witness) - 1]]
+        siglum = text.siglum or text.name
+        out[name] = Source(siglum if p.witness is None else f"{siglum}~{p.witness}",
+                           text.lang, text)
+    return out
+
+
+def collate(texts: Sequence[Text] | None = None, base: str | None = None
+            ) -> tuple[Collation, ...]:
+    """Collate the four patterns over *texts* (default: the shipped
+    editions, :func:`guji.text.collation.corpus.texts`), in the order 魯鼓 1, 薛鼓 1,
+    魯鼓 2, 薛鼓 2; a pattern no text has is left out.
+
+    *base* names the base reading (a text's name, or ``name~WITNESS``):
+    default the first text's; a pattern it does not read takes the first
+    reading. :class:`UsageError` when no pattern has a reading of that name.
+    """
+    texts = default_texts() if texts is None else list(texts)
+    claims = [c for t in texts for c in t.claims]
+    out = []
+    for diagram in (1, 2):
+        for tradition in (Tradition.LU, Tradition.XUE):
+            readings: dict[str, Pattern] = {}
+            for text in texts:
+                readings.update(text.readings(tradition, diagram))
+            if readings:
+                about = [c for c in claims if c.about(tradition, diagram)]
+                first = base if base in readings else next(iter(readings))
+                out.append(collate_pattern(tradition, diagram, readings, first, about,
+                                           _sources(texts, readings)))
+    if base is not None and not any(base in c.readings for c in out):
+        names = sorted({n for c in out for n in c.readings})
+        raise UsageError(f"--base {base!r} names no reading: the readings are "
+                         + ", ".join(names))
+    return tuple(out)

@@ -1,0 +1,1 @@
+"""Reading: a text into patterns of ○ 鼙 and □ 鼓 split by 半 — the notation's values, the lexer, the scanner (segments, typos, labels), the parser, encodings, the shipped editions and ids, the names of patterns."""

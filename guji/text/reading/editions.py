@@ -1,0 +1,266 @@
+"""The shipped editions, pattern ids, and loading patterns by id.
+
+An id names one pattern: ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``.
+
+* SCORE: ``lu``, ``魯`` or ``鲁`` (魯鼓); ``xue`` or ``薛`` (薛鼓).
+* DIAGRAM: 1 or 2 (default 1): the first or second diagram of the chapter.
+* EDITION: a shipped edition's slug (``guji list`` shows them; default
+  the 禮記正義, ``liji-zhengyi``) or the path of a text file, which is
+  then scanned.
+* WITNESS: another witness's reading given in the text's variant notes
+  (``(一本作○)``: :mod:`guji.text.apparatus.witnesses`), named as the note names it:
+  ``~一本``, ``~宋本``. The witness is what follows the last ``~``, unless that
+  holds a path separator or the whole EDITION is an existing file (a file
+  name with ``~`` in it); a witness whose name holds ``~`` follows the first
+  ``~`` after an edition or an existing file.
+
+Examples: ``lu``, ``xue:2``, ``魯:1@wuli-tongkao``, ``lu:2@mynotes.txt``,
+``lu:1@mynotes.txt~一本``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Callable
+from importlib import resources
+
+from ...errors import UsageError, escape_controls
+from .bibl import Bibl
+from .notation import Pattern, Tradition
+from .parser import Notice, ScanResult
+from .scan import scan
+from .encoding import read_text
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One shipped edition: a raw passage and where it comes from."""
+
+    slug: str
+    title: str
+    volume: str           #: where in the work: 卷58–59, p. 38 of 40 …
+    title_en: str
+    description: str
+    passage: str          #: file name of the raw passage in guji.patterns
+    seed: str             #: the seed file the passage is cut from
+    seed_line: int        #: 1-based line of the passage's first character in the seed
+    seed_column: int      #: 1-based column of that character
+    end_line: int
+    end_column: int
+    sha256: str
+    siglum: str = ""      #: guji's short name for the witness (an editor's choice)
+    lang: str = "zh"      #: BCP 47 tag of the passage's writing: zh-Hant, zh-Hans
+    bibl: Bibl = Bibl()   #: the witness as a scholar cites it (:mod:`guji.text.reading.bibl`)
+
+    def text(self) -> str:
+        """The raw passage, exactly as the source has it."""
+        return _resource(self.passage).decode("utf-8")
+
+    def seed_position(self, line: int, column: int) -> tuple[int, int]:
+        """Map a (line, column) in the passage to the same place in the seed."""
+        if line == 1:
+            return self.seed_line, self.seed_column + column - 1
+        return self.seed_line + line - 1, column
+
+    def cite(self, line: int | None = None, column: int | None = None) -> str:
+        """How a reader finds the passage: ``禮記正義 卷58–59``, with the line and
+        column of the digitised text when a place in the passage is given."""
+        where = f"{self.title} {self.volume}"
+        if line is None:
+            return where
+        sl, sc = self.seed_position(line, column or 1)
+        return f"{where}, line {sl} column {sc} of its digitised text"
+
+    def provenance(self) -> str:
+        """Where the passage comes from, in words: the work, the place, the lines."""
+        return (f"{self.cite()} ({self.title_en}), lines {self.seed_line}–{self.end_line} of "
+                f"its digitised text")
+
+
+def _resource(name: str) -> bytes:
+    return resources.files("guji").joinpath("data", "patterns", name).read_bytes()
+
+
+@lru_cache(maxsize=None)
+def _catalogue() -> tuple[str, tuple[Edition, ...]]:
+    data = tomllib.loads(_resource("editions.toml").decode("utf-8"))
+    editions = tuple(_edition(dict(e)) for e in data["edition"])
+    return data["default"], editions
+
+
+def _edition(data: dict) -> Edition:
+    """One ``[[edition]]`` table of ``editions.toml`` as an :class:`Edition`."""
+    bibl = Bibl.from_toml(data.pop("bibl", {}), data.pop("evidence", []),
+                          where=f"editions.toml: {data.get('slug')}")
+    return Edition(**data, bibl=bibl)
+
+
+def editions() -> tuple[Edition, ...]:
+    """Every shipped edition, the default first."""
+    default, eds = _catalogue()
+    return tuple(sorted(eds, key=lambda e: e.slug != default))
+
+
+def default_edition() -> str:
+    return _catalogue()[0]
+
+
+def edition(slug: str) -> Edition:
+    """The shipped edition *slug*; :class:`UsageError` if there is none."""
+    for e in editions():
+        if e.slug == slug:
+            return e
+    raise UsageError(f"unknown edition {_q(slug)}: shipped editions are "
+                     + ", ".join(e.slug for e in editions()))
+
+
+@lru_cache(maxsize=None)
+def scan_edition(slug: str) -> ScanResult:
+    """The patterns of a shipped edition, derived from its raw passage."""
+    ed = edition(slug)
+    data = _resource(ed.passage)
+    if hashlib.sha256(data).hexdigest() != ed.sha256:
+        raise UsageError(f"edition {slug}: passage {ed.passage} does not match its recorded "
+                         "SHA-256 (edited by hand?)")
+    return scan(data.decode("utf-8"), filename=ed.passage, edition=slug)
+
+
+def all_patterns() -> tuple[Pattern, ...]:
+    """Every pattern of every shipped edition."""
+    return tuple(p for e in editions() for p in scan_edition(e.slug).patterns)
+
+
+@dataclass(frozen=True)
+class PatternId:
+    """A parsed id: score, diagram, and edition slug or file path."""
+
+    tradition: Tradition
+    diagram: int
+    source: str   #: edition slug or file path
+    is_file: bool
+    witness: str | None = None   #: a witness of the text's variant notes
+
+    @classmethod
+    def parse(cls, text: str) -> "PatternId":
+        """Parse ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``; :class:`UsageError` if malformed."""
+        raw = text
+        text, witness = _witness_part(text)
+        if witness == "":
+            raise UsageError(f"bad id {_q(raw)}: nothing after '~' (a witness of the text's notes, "
+                             "e.g. ~一本)")
+        pid = cls._parse(text, raw)
+        return pid if witness is None else replace(pid, witness=witness)
+
+    @classmethod
+    def _parse(cls, text: str, raw: str) -> "PatternId":
+        """Parse ``SCORE[:DIAGRAM][@EDITION]`` (*raw*: the whole id, for errors)."""
+        source = None
+        if "@" in text:
+            text, source = text.split("@", 1)
+            if not source:
+                raise UsageError(f"bad id {_q(raw)}: nothing after '@' (an edition or a file)")
+        diagram = 1
+        if ":" in text:
+            text, d = text.split(":", 1)
+            if d not in ("1", "2"):
+                raise UsageError(f"bad id {_q(raw)}: the diagram is 1 or 2, not {_q(d)}")
+            diagram = int(d)
+        try:
+            tradition = Tradition.from_name(text)
+        except ValueError:
+            raise UsageError(f"bad id {_q(raw)}: the score is lu (魯) or xue (薛), "
+                             f"not {_q(text)}; ids look like lu, xue:2, lu:1@wuli-tongkao") from None
+        if source is None:
+            return cls(tradition, diagram, default_edition(), False)
+        slugs = {e.slug for e in editions()}
+        if source in slugs:
+            return cls(tradition, diagram, source, False)
+        if os.path.exists(source) or os.sep in source or "." in source:
+            return cls(tradition, diagram, source, True)
+        raise UsageError(f"bad id {_q(raw)}: {_q(source)} is neither a shipped edition "
+                         f"({', '.join(sorted(slugs))}) nor an existing file")
+
+
+def _witness_part(text: str) -> tuple[str, str | None]:
+    """*text* split into the id before ``~WITNESS`` and the witness (None if
+    there is none: see the module docstring)."""
+    head, tilde, witness = text.rpartition("~")
+    if not tilde or "/" in witness or os.sep in witness:
+        return text, None
+    source = text.split("@", 1)[1] if "@" in text else ""
+    if source and os.path.isfile(source):
+        return text, None
+    # a witness whose name holds ~ (一~本): the first ~ after an edition or a file that is there
+    at = text.find("@") + 1
+    if at and "~" in head[at:]:
+        slugs = {e.slug for e in editions()}
+        for k in (i for i, ch in enumerate(text) if ch == "~" and i > at):
+            if text[at:k] in slugs or os.path.isfile(text[at:k]):
+                return text[:k], text[k + 1:]
+    return head, witness
+
+
+def _witness_of(found: Pattern, pid: PatternId, pattern_id: str) -> Pattern:
+    """The reading of *pid*'s witness in *found*'s notes; :class:`UsageError` if none."""
+    reading = found.variant(pid.witness)
+    if reading is not None:
+        return reading
+    named = ", ".join(v.witness for v in found.variants)
+    unread = (f"; {len(found.unread)} note{'s' if len(found.unread) > 1 else ''} with strokes "
+              f"not read (first at {found.unread[0].location}: guji scan shows why)"
+              if found.unread else "")
+    raise UsageError(f"{pattern_id}: the notes of {found.id} give no reading of {_q(pid.witness)} "
+                     f"(witnesses read there: {named or 'none'}){unread}")
+
+
+def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
+         warn: Callable[[Notice], None] | None = None) -> Pattern:
+    """The pattern named by *pattern_id* (see the module docstring).
+
+    For a text file, *warn* (if given) is called with each of the scan's
+    notices (patterns it could not read, ambiguous labels …); when the
+    pattern asked for is not there, the error says what the scan found and
+    repeats its first notice.
+
+    >>> load("lu:2").notation()
+    '○□○○□□○○半○□○○□○○○○□○□○'
+    """
+    pid = PatternId.parse(pattern_id)
+    if pid.is_file:
+        text, _ = read_text(pid.source, encoding)
+        result = scan(text, filename=pid.source, labels=labels)
+        where = pid.source
+        if warn is not None:
+            for notice in result.notices:
+                warn(notice)
+    else:
+        result = scan_edition(pid.source)
+        where = f"edition {pid.source}"
+    found = result.find(pid.tradition, pid.diagram)
+    if found is None:
+        have = ", ".join(f"{p.tradition.slug}:{p.diagram}" for p in result.patterns) or "none"
+        said = ""
+        if result.notices and warn is not None:
+            said = f"; see the warning{'s' if len(result.notices) > 1 else ''} above"
+        elif result.notices:
+            first = result.notices[0]
+            more = len(result.notices) - 1
+            said = (f"; the scan warned at {first.location or 'the end'}: {first.message}"
+                    + (f" (and {more} more: guji scan {pid.source})" if more else ""))
+        raise UsageError(f"{pattern_id}: {where} has no {pid.tradition.label} in diagram "
+                         f"{pid.diagram} (it has: {have}){said}")
+    return found if pid.witness is None else _witness_of(found, pid, pattern_id)
+
+
+def _q(text: str) -> str:
+    """*text* quoted for a message, controls and bytes that were not UTF-8 escaped
+    as every message shows them (``'bad\\xff.txt'``)."""
+    return f"'{escape_controls(text)}'"

@@ -58,6 +58,7 @@ STROKE_GLYPHS = "".join(ROUND_GLYPHS) + "".join(SQUARE_GLYPHS)
 NORMAL = {**dict.fromkeys(ROUND_GLYPHS, ROUND), **dict.fromkeys(SQUARE_GLYPHS, SQUARE)}
 #: Column-break marks inside a note.
 COLUMN_MARKS = "/／|｜"
+_ANY_STROKE = re.compile("[" + re.escape(STROKE_GLYPHS) + "]").search
 #: A markup tag (``<pb:…>``, ``<lb/>``) inside a note: layout, not text.
 TAG = re.compile(r"<[^<>\n]*>")
 
@@ -115,7 +116,7 @@ class NotRead:
 
 def has_stroke(text: str) -> bool:
     """Does *text* hold any stroke glyph?"""
-    return any(ch in NORMAL for ch in text)
+    return _ANY_STROKE(text) is not None
 
 
 def _skipped(ch: str) -> bool:

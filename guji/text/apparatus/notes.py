@@ -178,10 +178,8 @@ def _fragment(run: tuple[Note, ...], before: tuple[Note, ...] | None,
     punctuation, not layout, keeps the two apart (``(某/書)，(本少一○)``)."""
     if before is None or before[-1].after_stroke != run[0].after_stroke:
         return None
-    if any(has_stroke(g.text) for g in before):
-        return None
     between = source[before[-1].end:run[0].offset]
-    if HALF in between:
+    if HALF in between or has_stroke(source[before[0].offset:before[-1].end]):
         return None
     apart = escape_controls(between.strip())
     apart = apart if len(apart) <= 8 else apart[:7] + "…"

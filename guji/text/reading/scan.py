@@ -110,16 +110,18 @@ def read_tokens(src: SourceText, tokens: list[Token], edition: str | None,
         notices.append(Notice(message, src.location(offset) if offset is not None else None,
                               filename))
 
+    pieces = pieces_of(tokens)
+    check_typos(src, pieces)
     hidden = bracketed(src, tokens)
     for message, offset in hidden_notices(src, hidden, read_bracketed):
         notice(message, offset)
     if hidden and read_bracketed:
         src = SourceText(unbracketed(src.text, hidden), filename)
         tokens = tokenize(src)
+        pieces = pieces_of(tokens)
+        check_typos(src, pieces)
     for message, offset in lost_symbols(tokens):
         notice(message, offset)
-    pieces = pieces_of(tokens)
-    check_typos(src, pieces)
     items = label_items(pieces, caption_lines(tokens), notice)
     patterns = _number(src, attach_labels(items, labels, notice), edition, notice)
     return ScanResult(tuple(patterns), tuple(notices))

@@ -1,7 +1,8 @@
 """Every example in docs/ runs as written.
 
 * ``$ guji …`` transcripts (in a code block): each command is run in a shell, in a
-  folder holding what a clone holds, and prints what the block shows after it;
+  folder holding what a clone holds (one folder for a block's commands, in order),
+  and prints what the block shows after it;
 * ```` ```python ```` blocks: run in a fresh folder (with a ``chapter.txt``, the
   text they read); a line ending in ``# LITERAL`` (a Python literal first) is
   evaluated and must equal it.
@@ -42,18 +43,23 @@ def blocks(path: Path) -> list[tuple[str, list[str]]]:
 
 
 def transcripts():
+    """One param per code block with a ``$ guji`` line: its commands in order,
+    each with what the block shows after it (run in one folder, so a block may
+    make the file its later commands read)."""
     for path in DOCS:
-        for _, lines in blocks(path):
+        for k, (_, lines) in enumerate(blocks(path)):
             if not any(line.startswith("$ guji ") for line in lines):
                 continue
-            command, shown = None, []
+            steps, command, shown = [], None, []
             for line in lines + ["$ "]:
                 if line.startswith("$ "):
                     if command:
-                        yield pytest.param(command, shown, id=f"{path.name}: {command[:40]}")
+                        steps.append((command, shown))
                     command, shown = line[2:], []
                 else:
                     shown.append(line)
+            first = next(c for c, _ in steps if c.startswith("guji "))
+            yield pytest.param(steps, id=f"{path.name} #{k + 1}: {first[:40]}")
 
 
 def pythons():
@@ -69,12 +75,15 @@ def clone(tmp_path: Path) -> dict:
                 PYTHONIOENCODING="utf-8")
 
 
-@pytest.mark.parametrize("command,shown", list(transcripts()))
-def test_a_transcript_in_the_docs_prints_what_it_shows(tmp_path, command, shown):
-    r = subprocess.run(["bash", "-c", command], capture_output=True, text=True, encoding="utf-8",
-                       env=clone(tmp_path), cwd=tmp_path, timeout=120, stdin=subprocess.DEVNULL)
-    printed = (r.stdout + r.stderr).splitlines()
-    assert printed == shown, (command, r.stdout, r.stderr)
+@pytest.mark.parametrize("steps", list(transcripts()))
+def test_a_transcript_in_the_docs_prints_what_it_shows(tmp_path, steps):
+    env = clone(tmp_path)
+    for command, shown in steps:
+        r = subprocess.run(["bash", "-c", command], capture_output=True, text=True,
+                           encoding="utf-8", env=env, cwd=tmp_path, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        printed = (r.stdout + r.stderr).splitlines()
+        assert printed == shown, (command, r.stdout, r.stderr)
 
 
 def _literal(comment: str):

@@ -97,9 +97,14 @@ class Tally:
 
     def summary(self) -> str:
         took = time.monotonic() - self.started
-        return (f"{self.files:,} files, {size_text(self.bytes)}: {self.patterns:,} patterns in "
-                f"{self.with_patterns:,} files ({took:.1f} s)"
-                + (f"; {self.failed:,} with errors" if self.failed else ""))
+        return (f"{_count(self.files, 'file')}, {size_text(self.bytes)}: "
+                f"{_count(self.patterns, 'pattern')} in {_count(self.with_patterns, 'file')} "
+                f"({took:.1f} s)" + (f"; {self.failed:,} with errors" if self.failed else ""))
+
+
+def _count(n: int, word: str) -> str:
+    """``1 file``, ``3,970 files``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def library_scans(args, tally: Tally):

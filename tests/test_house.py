@@ -34,7 +34,9 @@ LAYERS = {
     "views": {"text", "timing", "sound", "midi"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet"},
+    # practice: a recording heard and checked against the score (guji check)
+    "practice": {"text", "timing"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "practice"},
 }
 
 

@@ -25,7 +25,7 @@ from .terminal import SafeStream
 
 #: Subcommands, in the order ``guji --help`` lists them.
 COMMANDS = ("demo", "list", "show", "scan", "collate", "claims", "glyphs", "midi", "sheet", "render",
-            "play", "devices", "ports", "diff", "compare", "draw", "page")
+            "play", "check", "devices", "ports", "diff", "compare", "draw", "page")
 
 
 class ArgumentParser(argparse.ArgumentParser):

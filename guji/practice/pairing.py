@@ -7,7 +7,8 @@ the median deviation of the last :data:`TRACK` strokes paired — so a player
 who drifts slowly away from the tempo keeps being paired stroke by stroke
 instead of falling a step behind. A hit on a step the performance plays is
 that event's (the nearer one, when two fall on one step: the other is
-extra); a hit on a step it does not play, or before or after it, is extra;
+extra); a hit on a step it does not play, before or after it, or further
+than :data:`REACH` of an interval from any step, is extra;
 a stroke no hit fell on is missing.
 
 The result is an :class:`~guji.text.align.Alignment` of the strokes (A) with
@@ -29,6 +30,10 @@ from .transcribe import Hit
 
 #: Strokes whose median deviation is the player's current offset.
 TRACK = 8
+#: A hit further than this (a fraction of the interval) from its step, after
+#: the offset, plays no stroke: it is extra (and the stroke, if no other hit
+#: plays it, missing). Half-way between two steps is no stroke's.
+REACH = 0.4
 
 
 @dataclass(frozen=True)
@@ -56,8 +61,9 @@ def pair(events: tuple[Expected, ...], hits: tuple[Hit, ...], interval: float) -
     for h, hit in enumerate(hits):
         t = hit.time - anchor
         offset = float(np.median(recent[-TRACK:])) if recent else 0.0
-        k = by_step.get(int(np.floor((t - offset) / interval + 0.5)))
-        if k is None:
+        step = int(np.floor((t - offset) / interval + 0.5))
+        k = by_step.get(step)
+        if k is None or abs(t - offset - events[k].time) > REACH * interval:
             continue
         d = t - events[k].time
         if k in taken and abs(taken[k][1]) <= abs(d):

@@ -144,3 +144,32 @@ def f1(found, truth, tolerance: float = 0.020) -> tuple[float, int]:
         return (1.0 if found == truth else 0.0), hits
     precision, recall = hits / len(found), hits / len(truth)
     return (0.0 if hits == 0 else 2 * precision * recall / (precision + recall)), hits
+
+
+def _figures(noise_db, jitter, mistakes: int) -> str:
+    """One line of figures: F1 (20 ms), drum right, deviation error, over every pattern."""
+    from guji.practice.pairing import pair
+    from guji.practice.transcribe import transcribe_array
+    scores, right, errors = [], [], []
+    for i, pattern in enumerate(shipped_patterns()):
+        x, truth = perform(pattern, seed=1000 + i, jitter=jitter, wrong=mistakes,
+                           missing=mistakes, extra=mistakes, noise_db=noise_db)
+        heard = transcribe_array(x, 48000)
+        scores.append(f1([h.time for h in heard.hits], [t for t, _ in truth.hits])[0])
+        drum = dict(truth.hits)
+        right += [drum[min(drum, key=lambda t: abs(t - h.time))] == h.big for h in heard.hits]
+        p = pair(truth.events, heard.hits, 0.6)
+        errors += [abs(p.deviation[op.b] - truth.deviation(op.a)) * 1000 for op in p.alignment.ops
+                   if op.a is not None and op.b is not None
+                   and truth.deviation(op.a) is not None]
+    noise = "none" if noise_db is None else f"{noise_db:g} dB"
+    return (f"noise {noise:>7}, jitter {jitter * 1000:2.0f} ms, mistakes {mistakes}: "
+            f"F1 min {min(scores):.3f} mean {np.mean(scores):.4f}; drum right "
+            f"{np.mean(right) * 100:.2f} %; deviation error median {np.median(errors):.3f} ms, "
+            f"95th {np.percentile(errors, 95):.3f} ms")
+
+
+if __name__ == "__main__":
+    for noise_db in (None, -40.0, -30.0, -25.0, -20.0):
+        for jitter in (0.005, 0.04):
+            print(_figures(noise_db, jitter, 2), flush=True)

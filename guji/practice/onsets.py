@@ -48,19 +48,32 @@ HIGH_BAND = (1000.0, 6000.0)
 OVER_MEDIAN_DB = 10.0
 
 
-def bands(x: np.ndarray, rate: float) -> list[np.ndarray]:
-    """[low, mid, high]: *x* band-passed to :data:`LOW_BAND`, :data:`MID_BAND` and
-    :data:`HIGH_BAND` (FFT, raised-cosine edges a quarter of the edge wide: no
-    phase shift)."""
+def bands(x: np.ndarray, rate: float, which=(LOW_BAND, MID_BAND, HIGH_BAND)) -> list[np.ndarray]:
+    """*x* band-passed to each band of *which* (default [low, mid, high]:
+    :data:`LOW_BAND`, :data:`MID_BAND`, :data:`HIGH_BAND`; FFT, raised-cosine
+    edges a quarter of the edge wide: no phase shift)."""
     n = len(x)
     size = fast_length(n + int(0.05 * rate))    # silence after: no wrap of the end onto the start
     spectrum = np.fft.rfft(x, size)
     freqs = np.fft.rfftfreq(size, 1.0 / rate)
     out = []
-    for lo, hi in (LOW_BAND, MID_BAND, HIGH_BAND):
+    for lo, hi in which:
         gain = _edge(freqs, lo, lo / 4) * (1.0 - _edge(freqs, hi, hi / 4))
         out.append(np.fft.irfft(spectrum * gain, size)[:n])
     return out
+
+
+def _refined(x: np.ndarray, coarse: int, rate: float) -> float:
+    """:func:`refine` in the high band of *x*, filtered around *coarse* only
+    (:data:`LOCAL` seconds either side: the band's edges ring for a few ms)."""
+    reach = int(round(LOCAL * rate))
+    lo = max(coarse - reach, 0)
+    (high,) = bands(x[lo:coarse + reach], rate, (HIGH_BAND,))
+    return lo + refine(high, coarse - lo, rate)
+
+
+#: Seconds either side of a coarse onset filtered to find its fine onset.
+LOCAL = 0.08
 
 
 def fast_length(n: int) -> int:
@@ -144,6 +157,6 @@ def find_hits(x: np.ndarray, rate: float) -> np.ndarray:
     mono signal *x* (see the module docstring)."""
     pad = int(round((HISTORY + 0.01) * rate))      # silence before the first sample
     padded = np.concatenate((np.zeros(pad), np.asarray(x, dtype=np.float64)))
-    low, mid, high = bands(padded, rate)
-    onsets = [refine(high, int(c), rate) - pad for c in coarse_onsets(low, mid, rate)]
+    low, mid = bands(padded, rate, (LOW_BAND, MID_BAND))
+    onsets = [_refined(padded, int(c), rate) - pad for c in coarse_onsets(low, mid, rate)]
     return np.array(onsets, dtype=np.float64) / rate

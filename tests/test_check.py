@@ -161,3 +161,10 @@ def test_a_recording_over_the_limit_is_refused_before_reading(tmp_path):
     r = guji(["check", "long.wav", "lu"], tmp_path)
     assert r.returncode == 2 and len(r.err_lines) == 1, r.stderr
     assert "over guji's limit" in r.stderr and "--force" in r.stderr
+
+
+def test_a_silent_recording_misses_every_stroke(tmp_path):
+    sf.write(tmp_path / "silent.wav", np.zeros(48000), 48000)
+    report = checked(["lu"], tmp_path, tmp_path / "silent.wav")
+    s = report["summary"]
+    assert s["missing"] == s["strokes"] == 12 and s["right"] == 0 and s["mean_ms"] is None

@@ -118,27 +118,36 @@ def report_text(p: Pairing, recording: str) -> str:
     lines = [f"{recording}: {s.right} of {s.strokes} strokes right"
              f" ({s.wrong_drum} wrong drum, {s.missing} missing, {s.extra} extra)"]
     if s.mean_ms is not None:
-        lines.append(f"deviation: mean {s.mean_ms:+.1f} ms, spread {s.spread_ms:.1f} ms"
-                     + (f"; {s.tempo} ({s.drift_ms:+.0f} ms over the piece)"
+        lines.append(f"deviation: mean {_shown(s.mean_ms, 1):+.1f} ms, spread {s.spread_ms:.1f} ms"
+                     + (f"; {s.tempo} ({_shown(s.drift_ms, 0):+.0f} ms over the piece)"
                         if s.drift_ms is not None else ""))
     if s.worst:
         by_stroke = {r.stroke: r for r in table if r.deviation_ms is not None}
         lines.append("worst: " + ", ".join(
-            f"stroke {k + 1} {by_stroke[k].glyph} {by_stroke[k].deviation_ms:+.1f} ms"
+            f"stroke {k + 1} {by_stroke[k].glyph} {_shown(by_stroke[k].deviation_ms, 1):+.1f} ms"
             for k in s.worst))
     lines.append("")
-    lines.append(f"{'#':>4} {'part':<10} {'':2} {'expected':>9} {'played':>9} {'ms':>7}  drum")
+    lines.append(f"{'#':>5} {'pass':>4} {'':2} {'expected':>9} {'played':>9} {'ms':>7}  drum")
+    part = None
     for r in table:
+        if r.part is not None and r.part != part:
+            part = r.part
+            lines.append(part)
         lines.append(_row_text(r))
     return "\n".join(lines) + "\n"
 
 
+def _shown(value: float, places: int) -> float:
+    """*value* rounded to *places*, with no "-0" left."""
+    return round(value, places) + 0.0
+
+
 def _row_text(r: Row) -> str:
-    num = f"{r.stroke + 1:>4}" if r.stroke is not None else f"{'':>4}"
-    part = (r.part or "")[:10]
-    exp = f"{r.expected:9.3f}" if r.expected is not None else f"{'':>9}"
-    played = f"{r.played:9.3f}" if r.played is not None else f"{'':>9}"
-    ms = f"{r.deviation_ms:+7.1f}" if r.deviation_ms is not None else f"{'':>7}"
+    num = f"{r.stroke + 1:>5}" if r.stroke is not None else f"{'':>5}"
+    passes = f"{r.pass_index + 1:>4}" if r.pass_index is not None else f"{'':>4}"
+    exp = f"{_shown(r.expected, 3):9.3f}" if r.expected is not None else f"{'':>9}"
+    played = f"{_shown(r.played, 3):9.3f}" if r.played is not None else f"{'':>9}"
+    ms = f"{_shown(r.deviation_ms, 1):+7.1f}" if r.deviation_ms is not None else f"{'':>7}"
     said = {"ok": f"{r.played_drum} ok", "wrong drum": f"{r.played_drum} wrong drum",
             "missing": "missing", "extra": f"{r.played_drum} extra"}[r.kind]
-    return f"{num} {part:<10} {r.glyph or '':2} {exp} {played} {ms}  {said}"
+    return f"{num} {passes} {r.glyph or '':2} {exp} {played} {ms}  {said}"

@@ -34,6 +34,8 @@ LAYERS = {
     "views": {"text", "timing", "sound", "midi", "compare"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
+    # practice: a recording heard and checked against the score (guji check)
+    "practice": {"text", "timing"},
     # the critical edition (MEI): the staff of guji sheet, the keys of guji.midi.gm
     "edition": {"text", "timing", "midi", "sheet"},
     # the compare modes: a command's feature, laid out on the timing stage
@@ -42,7 +44,7 @@ LAYERS = {
     "live": {"text", "timing", "midi", "sound"},
     # the studio: a local web app on the readings, drawings and sound of the stages before it
     "studio": {"text", "timing", "midi", "sound", "views", "sheet", "compare"},
-    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live", "compare", "edition", "studio"},
+    "cli": {"text", "timing", "midi", "sound", "views", "sheet", "live", "compare", "edition", "studio", "practice"},
 }
 
 

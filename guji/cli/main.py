@@ -27,7 +27,7 @@ from .terminal import SafeStream, encoded
 
 #: Subcommands, in the order ``guji --help`` lists them.
 COMMANDS = ("demo", "list", "show", "scan", "collate", "edition", "claims", "glyphs", "midi", "sheet", "render",
-            "play", "devices", "ports", "diff", "compare", "draw", "page", "studio", "completion", "man")
+            "play", "check", "devices", "ports", "diff", "compare", "draw", "page", "studio", "completion", "man")
 
 
 class ArgumentParser(argparse.ArgumentParser):

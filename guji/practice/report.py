@@ -1,0 +1,153 @@
+"""The report of a check: per stroke and overall, as text or JSON.
+
+Per stroke (:class:`Row`): the expected time, the played time, the deviation
+in ms (played − expected: positive is late), and what happened — ``ok``
+(the right drum), ``wrong drum``, ``missing``, ``extra``. Overall
+(:class:`Summary`): strokes right (played, on the right drum), the mean and
+spread (standard deviation) of the deviation, the drift — the slope of a
+straight line through the deviations over the piece, in ms per minute:
+negative is *rushing* (coming earlier and earlier), positive *dragging* —
+and the worst places (the largest deviations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..text.collation.align import DEL, INS, MATCH, SUB
+from .pairing import Pairing
+
+#: A drift smaller than this over the whole piece (ms) is "steady".
+STEADY_MS = 10.0
+#: How many worst places a report names.
+WORST = 3
+
+_WORDS = {MATCH: "ok", SUB: "wrong drum", DEL: "missing", INS: "extra"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the report: a stroke (with its hit, if any) or an extra hit."""
+
+    kind: str
+    stroke: int | None
+    part: str | None
+    pass_index: int | None
+    position: int | None
+    glyph: str | None
+    expected: float | None
+    played: float | None
+    deviation_ms: float | None
+    played_drum: str | None
+    confidence: float | None
+
+    def to_json(self) -> dict:
+        return {k: (round(v, 6) if isinstance(v, float) else v)
+                for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class Summary:
+    strokes: int
+    right: int
+    wrong_drum: int
+    missing: int
+    extra: int
+    mean_ms: float | None
+    spread_ms: float | None
+    drift_ms_per_min: float | None
+    drift_ms: float | None
+    tempo: str
+    worst: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {k: (round(v, 3) if isinstance(v, float) else list(v) if isinstance(v, tuple) else v)
+                for k, v in self.__dict__.items()}
+
+
+def rows(p: Pairing) -> tuple[Row, ...]:
+    """The rows of *p*, in time order."""
+    out = []
+    for op in p.alignment.ops:
+        s = p.strokes[op.a] if op.a is not None else None
+        h = p.hits[op.b] if op.b is not None else None
+        d = p.deviation[op.b] if op.b is not None else None
+        out.append(Row(_WORDS[op.op], op.a,
+                       s.part if s else None, s.pass_index if s else None,
+                       s.position if s else None, s.glyph if s else None,
+                       p.anchor + s.time if s else None, h.time if h else None,
+                       d * 1000 if d is not None else None,
+                       ("鼓" if h.big else "鼙") if h else None,
+                       h.confidence if h else None))
+    return tuple(out)
+
+
+def summarise(p: Pairing, table: tuple[Row, ...]) -> Summary:
+    """The :class:`Summary` of the rows *table* of *p*."""
+    timed = [r for r in table if r.deviation_ms is not None]
+    dev = np.array([r.deviation_ms for r in timed])
+    mean = spread = slope = total = None
+    tempo = "—"
+    if len(dev):
+        mean, spread = float(dev.mean()), float(dev.std())
+    if len(dev) >= 3:
+        t = np.array([r.expected for r in timed])
+        if t.max() > t.min():
+            k = float(np.polyfit(t, dev, 1)[0])
+            slope, total = k * 60.0, k * float(t.max() - t.min())
+            tempo = ("steady" if abs(total) < STEADY_MS
+                     else "rushing" if total < 0 else "dragging")
+    order = sorted(range(len(timed)), key=lambda i: -abs(timed[i].deviation_ms))[:WORST]
+    a = p.alignment
+    return Summary(len(p.strokes), a.matches, a.substitutions, a.deletions,
+                   a.insertions, mean, spread, slope, total, tempo,
+                   tuple(timed[i].stroke for i in order))
+
+
+def report_json(p: Pairing, recording: str, ids: list[str]) -> dict:
+    table = rows(p)
+    return {"recording": recording, "ids": ids, "anchor": round(p.anchor, 6),
+            "summary": summarise(p, table).to_json(), "strokes": [r.to_json() for r in table]}
+
+
+def report_text(p: Pairing, recording: str) -> str:
+    table = rows(p)
+    s = summarise(p, table)
+    lines = [f"{recording}: {s.right} of {s.strokes} strokes right"
+             f" ({s.wrong_drum} wrong drum, {s.missing} missing, {s.extra} extra)"]
+    if s.mean_ms is not None:
+        lines.append(f"deviation: mean {_shown(s.mean_ms, 1):+.1f} ms, spread {s.spread_ms:.1f} ms"
+                     + (f"; {s.tempo} ({_shown(s.drift_ms, 0):+.0f} ms over the piece)"
+                        if s.drift_ms is not None else ""))
+    if s.worst:
+        by_stroke = {r.stroke: r for r in table if r.deviation_ms is not None}
+        lines.append("worst: " + ", ".join(
+            f"stroke {k + 1} {by_stroke[k].glyph} {_shown(by_stroke[k].deviation_ms, 1):+.1f} ms"
+            for k in s.worst))
+    lines.append("")
+    lines.append(f"{'#':>5} {'pass':>4} {'':2} {'expected':>9} {'played':>9} {'ms':>7}  drum")
+    part = None
+    for r in table:
+        if r.part is not None and r.part != part:
+            part = r.part
+            lines.append(part)
+        lines.append(_row_text(r))
+    return "\n".join(lines) + "\n"
+
+
+def _shown(value: float, places: int) -> float:
+    """*value* rounded to *places*, with no "-0" left."""
+    return round(value, places) + 0.0
+
+
+def _row_text(r: Row) -> str:
+    num = f"{r.stroke + 1:>5}" if r.stroke is not None else f"{'':>5}"
+    passes = f"{r.pass_index + 1:>4}" if r.pass_index is not None else f"{'':>4}"
+    exp = f"{_shown(r.expected, 3):9.3f}" if r.expected is not None else f"{'':>9}"
+    played = f"{_shown(r.played, 3):9.3f}" if r.played is not None else f"{'':>9}"
+    ms = f"{_shown(r.deviation_ms, 1):+7.1f}" if r.deviation_ms is not None else f"{'':>7}"
+    said = {"ok": f"{r.played_drum} ok", "wrong drum": f"{r.played_drum} wrong drum",
+            "missing": "missing", "extra": f"{r.played_drum} extra"}[r.kind]
+    return f"{num} {passes} {r.glyph or '':2} {exp} {played} {ms}  {said}"

@@ -1,0 +1,141 @@
+"""A recording transcribed: every hit's time and drum, read block by block.
+
+:func:`transcribe` reads a WAV, FLAC or OGG file (any rate, mono or stereo,
+folded to mono) in blocks of :data:`BLOCK_SECONDS`, so memory stays flat
+however long the recording; each block is read with :data:`MARGIN` seconds of
+its neighbours on either side, so that a hit near a block's edge is found
+and classified with the same samples around it as anywhere else. Its length
+is measured from the file's header before anything is read, against
+:attr:`guji.limits.Limits.longest`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import limits
+from ..errors import UsageError
+from ..limits import LimitError, duration_text
+from .drums import classify, low_share
+from .onsets import MIN_GAP, find_hits
+
+BLOCK_SECONDS = 30.0
+MARGIN = 0.1
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One hit heard: *time* (seconds from the recording's start), *big*
+    (a 鼓, else a 鼙), the *confidence* of that call (0…1) and the *share* of
+    low energy it was made from (:func:`guji.practice.drums.low_share`)."""
+
+    time: float
+    big: bool
+    confidence: float
+    share: float
+
+    def to_json(self) -> dict:
+        return {"time": round(self.time, 6), "drum": "鼓" if self.big else "鼙",
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class Transcription:
+    """The hits of a recording, in time order, with its rate and length."""
+
+    hits: tuple[Hit, ...]
+    rate: int
+    seconds: float
+
+
+def hits_in(x: np.ndarray, rate: float, offset: float = 0.0,
+            accept: tuple[float, float] | None = None) -> list[Hit]:
+    """The hits of the mono signal *x* (times + *offset*), those with a time
+    (before the offset) in *accept* only."""
+    out = []
+    for t in find_hits(x, rate):
+        if accept is not None and not (accept[0] <= t < accept[1]):
+            continue
+        share = low_share(x, t * rate, rate)
+        big, confidence = classify(share)
+        out.append(Hit(float(t + offset), big, confidence, share))
+    return out
+
+
+def transcribe_array(samples: np.ndarray, rate: int) -> Transcription:
+    """The :class:`Transcription` of samples (mono, or frames × channels) in memory."""
+    x = np.asarray(samples, dtype=np.float64)
+    if x.ndim == 2:
+        x = x.mean(axis=1)
+    hits = _merged(hits_in(x, rate))
+    return Transcription(tuple(hits), int(rate), len(x) / rate)
+
+
+def transcribe(path: str | os.PathLike) -> Transcription:
+    """The hits of the recording at *path* (module docstring); :class:`UsageError`
+    naming the file when it cannot be read, :class:`LimitError` when too long."""
+    import soundfile as sf
+    p = os.fspath(path)
+    if not os.path.exists(p):
+        raise UsageError(f"{p}: no such recording")
+    if os.path.isdir(p):
+        raise UsageError(f"{p}: a folder, not a recording")
+    try:
+        f = sf.SoundFile(p)
+    except Exception as e:  # libsndfile: RuntimeError / LibsndfileError / TypeError
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise UsageError(f"{p}: cannot read this recording ({reason}); use WAV, FLAC or OGG") \
+            from None
+    with f:
+        rate, frames = f.samplerate, f.frames
+        seconds = frames / rate if rate else 0.0
+        if seconds > limits.current().longest:
+            raise LimitError(f"{p}: the recording is {duration_text(seconds)} long, over guji's "
+                             f"limit of {duration_text(limits.current().longest)}")
+        if frames == 0:
+            raise UsageError(f"{p}: the recording is empty")
+        hits = _read_blocks(f, p, rate)
+    return Transcription(tuple(_merged(hits)), int(rate), seconds)
+
+
+def _read_blocks(f, path: str, rate: int) -> list[Hit]:
+    block = int(BLOCK_SECONDS * rate)
+    margin = int(MARGIN * rate)
+    hits: list[Hit] = []
+    carry = np.zeros(0)
+    start = 0                     # the absolute frame of buf[0]
+    while True:
+        try:
+            data = f.read(block, dtype="float32", always_2d=True)
+        except Exception as e:
+            raise UsageError(f"{path}: cannot read this recording ({e})") from None
+        fresh = data.mean(axis=1, dtype=np.float64) if len(data) else np.zeros(0)
+        if not np.all(np.isfinite(fresh)):
+            raise UsageError(f"{path}: the recording holds invalid samples (NaN or infinity)")
+        buf = np.concatenate((carry, fresh))
+        last = len(data) < block
+        lo = -np.inf if start == 0 else margin / rate
+        hi = len(buf) / rate if last else (len(buf) - margin) / rate
+        hits += hits_in(buf, rate, start / rate, (lo, hi))
+        if last:
+            return hits
+        keep = min(2 * margin, len(buf))
+        carry = buf[len(buf) - keep:]
+        start += len(buf) - keep
+
+
+def _merged(hits: list[Hit]) -> list[Hit]:
+    """*hits* in time order, one of any two closer than :data:`MIN_GAP` dropped
+    (a hit seen from both sides of a block's edge)."""
+    out: list[Hit] = []
+    for h in sorted(hits, key=lambda h: h.time):
+        if out and h.time - out[-1].time < MIN_GAP:
+            continue
+        out.append(h)
+    return out
+
+
+__all__ = ["Hit", "Transcription", "transcribe", "transcribe_array", "hits_in"]

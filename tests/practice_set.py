@@ -1,0 +1,175 @@
+"""A generated, seeded test set for ``guji check``: performances with their truth.
+
+Nothing here was tuned on by the detector (guji.practice): each performance
+is built from guji's own voices (the synthesised 鼙, 鼓 and click of
+:func:`guji.sound.kit.one_shot`) placed by a seeded "player":
+
+* human timing — Gaussian jitter of *jitter* seconds on every stroke but the
+  first (the first hit anchors time, so it is on time by definition), and a
+  loudness that varies by ±3 dB;
+* mistakes — strokes played on the wrong drum, strokes left out, extra hits
+  half-way between two strokes;
+* noise — white noise at *noise_db* dB relative to the 鼙's peak (``None``:
+  none).
+
+:func:`perform` returns the samples and a :class:`Truth`: every hit played
+(time, drum), and for every stroke of the score what became of it. Run as a
+script to print the figures of every condition::
+
+    .venv/bin/python tests/practice_set.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from guji.practice.expected import expected_events
+from guji.sound.kit import default_kit, one_shot
+from guji.text.reading.editions import all_patterns
+from guji.text.reading.notation import Drum, Rite
+from guji.timing.layout import lay_out
+from guji.timing.performance import Timing, Voice
+
+LEAD = 0.5        # seconds of silence (or noise) before the first hit
+TAIL = 2.5
+
+
+@dataclass
+class Truth:
+    """What was played: *hits* (time s, big?) in time order; *strokes*: for each
+    drum stroke of the score (clicks left out), ``("ok" | "wrong drum" |
+    "missing", time or None)``; *anchor*: the recording's time of the
+    performance's time 0 (the first hit); *events*: the expected events."""
+
+    hits: list[tuple[float, bool]] = field(default_factory=list)
+    strokes: list[tuple[str, float | None]] = field(default_factory=list)
+    extra: list[float] = field(default_factory=list)
+    anchor: float = LEAD
+    events: tuple = ()
+    expected_times: list[float] = field(default_factory=list)
+
+    def deviation(self, k: int) -> float | None:
+        """The true deviation (s) of stroke *k* from its grid time, anchored on the first hit."""
+        kind, t = self.strokes[k]
+        return None if t is None else t - (self.anchor + self.expected_times[k])
+
+
+def shipped_patterns():
+    """Every shipped pattern (every edition's every diagram)."""
+    return all_patterns()
+
+
+def perform(pattern, *, seed: int, rate: int = 48000, jitter: float = 0.0,
+            wrong: int = 0, missing: int = 0, extra: int = 0, noise_db: float | None = None,
+            late: tuple[int, float] | None = None, rite: Rite = Rite.SHE,
+            interval: float = 0.6, repeat: int = 1, count_in: int = 0):
+    """(mono float64 samples, :class:`Truth`) of one performance (module docstring).
+    *late*: (stroke, seconds) — that stroke played that much late."""
+    rng = np.random.default_rng(seed)
+    events = expected_events(lay_out([pattern], Timing(rite, interval, repeat, count_in)))
+    strokes = [e for e in events if not e.is_click]
+    n = len(strokes)
+    pool = rng.permutation(np.arange(1, n))              # the first stroke stays right
+    wrong_at = set(pool[:wrong].tolist())
+    missing_at = set(pool[wrong:wrong + missing].tolist())
+    truth = Truth(events=events, expected_times=[e.time for e in strokes])
+    placed: list[tuple[float, Voice, float]] = []
+    k = -1
+    for e in events:
+        if e.is_click:
+            placed.append((LEAD + e.time, Voice.CLICK, 1.0))
+            continue
+        k += 1
+        if k in missing_at:
+            truth.strokes.append(("missing", None))
+            continue
+        t = LEAD + e.time
+        if placed or k:                                   # not the first hit
+            t += float(np.clip(rng.normal(0, jitter), -0.3 * interval, 0.3 * interval)) \
+                if jitter else 0.0
+        if late is not None and late[0] == k:
+            t += late[1]
+        big = (e.drum is Drum.BIG) != (k in wrong_at)
+        placed.append((t, Voice.BIG if big else Voice.SMALL, 10 ** (rng.uniform(-3, 3) / 20)))
+        truth.strokes.append(("wrong drum" if k in wrong_at else "ok", t))
+    for j in rng.permutation(np.arange(1, n))[:extra].tolist():
+        t = LEAD + (strokes[j - 1].time + strokes[j].time) / 2 + rng.uniform(-0.05, 0.05) * interval
+        big = bool(rng.integers(2))
+        placed.append((t, Voice.BIG if big else Voice.SMALL, 10 ** (rng.uniform(-3, 3) / 20)))
+        truth.extra.append(t)
+    x = _mix(placed, rate, noise_db, rng)
+    truth.hits = sorted((round(t * rate) / rate, v is Voice.BIG) for t, v, _ in placed
+                        if v is not Voice.CLICK)
+    truth.strokes = [(kind, None if t is None else round(t * rate) / rate)
+                     for kind, t in truth.strokes]
+    truth.extra = sorted(round(t * rate) / rate for t in truth.extra)
+    first = min(t for t, _, _ in placed)
+    truth.anchor = round(first * rate) / rate - events[0].time
+    return x, truth
+
+
+def _mix(placed, rate: int, noise_db: float | None, rng) -> np.ndarray:
+    kit = default_kit(rate)
+    shots = {v: np.asarray(one_shot(kit, v, rate), dtype=np.float64)
+             for v in (Voice.SMALL, Voice.BIG, Voice.CLICK)}
+    end = max(t for t, _, _ in placed) + TAIL
+    x = np.zeros(int(end * rate))
+    for t, v, gain in placed:
+        i = round(t * rate)
+        s = shots[v][: len(x) - i]
+        x[i:i + len(s)] += gain * s
+    if noise_db is not None:
+        ref = float(np.max(np.abs(shots[Voice.SMALL])))
+        x += rng.normal(0, ref * 10 ** (noise_db / 20), len(x))
+    return x / max(1.0, float(np.max(np.abs(x))) / 0.9)
+
+
+def f1(found, truth, tolerance: float = 0.020) -> tuple[float, int]:
+    """(F1 of *found* hit times against *truth* within *tolerance*, hits matched)."""
+    found, truth = sorted(found), sorted(truth)
+    i = j = hits = 0
+    while i < len(found) and j < len(truth):
+        d = found[i] - truth[j]
+        if abs(d) <= tolerance:
+            hits += 1
+            i += 1
+            j += 1
+        elif d < 0:
+            i += 1
+        else:
+            j += 1
+    if not found or not truth:
+        return (1.0 if found == truth else 0.0), hits
+    precision, recall = hits / len(found), hits / len(truth)
+    return (0.0 if hits == 0 else 2 * precision * recall / (precision + recall)), hits
+
+
+def _figures(noise_db, jitter, mistakes: int) -> str:
+    """One line of figures: F1 (20 ms), drum right, deviation error, over every pattern."""
+    from guji.practice.pairing import pair
+    from guji.practice.transcribe import transcribe_array
+    scores, right, errors = [], [], []
+    for i, pattern in enumerate(shipped_patterns()):
+        x, truth = perform(pattern, seed=1000 + i, jitter=jitter, wrong=mistakes,
+                           missing=mistakes, extra=mistakes, noise_db=noise_db)
+        heard = transcribe_array(x, 48000)
+        scores.append(f1([h.time for h in heard.hits], [t for t, _ in truth.hits])[0])
+        drum = dict(truth.hits)
+        right += [drum[min(drum, key=lambda t: abs(t - h.time))] == h.big for h in heard.hits]
+        p = pair(truth.events, heard.hits, 0.6)
+        errors += [abs(p.deviation[op.b] - truth.deviation(op.a)) * 1000 for op in p.alignment.ops
+                   if op.a is not None and op.b is not None
+                   and truth.deviation(op.a) is not None]
+    noise = "none" if noise_db is None else f"{noise_db:g} dB"
+    return (f"noise {noise:>7}, jitter {jitter * 1000:2.0f} ms, mistakes {mistakes}: "
+            f"F1 min {min(scores):.3f} mean {np.mean(scores):.4f}; drum right "
+            f"{np.mean(right) * 100:.2f} %; deviation error median {np.median(errors):.3f} ms, "
+            f"95th {np.percentile(errors, 95):.3f} ms")
+
+
+if __name__ == "__main__":
+    for noise_db in (None, -40.0, -30.0, -25.0, -20.0):
+        for jitter in (0.005, 0.04):
+            print(_figures(noise_db, jitter, 2), flush=True)

@@ -63,7 +63,7 @@ from .clock import OutputClock, clock_offset
 from .devices import (AudioDeviceError, check_output, output_device,
                       sounddevice_module)
 from .report import PlayReport
-from .stream import PORTAUDIO_WAIT, STALL, OutputStopped, bounded
+from .stream import PORTAUDIO_WAIT, STALL, STARTING, OutputStopped, bounded
 from .ring import END, BlockRing, Scheduled
 
 #: Seconds of output buffer asked of PortAudio (see "Latency" above; :mod:`guji.defaults`).
@@ -318,14 +318,15 @@ class Player:
         return self._quit.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the end (of the blocks, or a quit, or the output stopping:
-        no callback for :data:`STALL` s beyond the latency); True once it has come."""
+        """Wait for the end (of the blocks, a quit, or the output stopping: no
+        callback for STALL or STARTING s past the latency); True once it has come."""
         if self._finished.wait(timeout):
             return True
         started = self._started_at
         if started is not None and not self._quit.is_set():
             last = max(self._last_callback, started)
-            if time.monotonic() - last > STALL + self._stream_latency:
+            running = self._last_callback - self._first_callback >= self._stream_latency
+            if time.monotonic() - last > (STALL if running else STARTING) + self._stream_latency:
                 self._failure = self._failure or "stopped answering"
                 self.quit()
         return self._finished.is_set()

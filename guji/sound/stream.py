@@ -11,7 +11,8 @@ SIGTERM, until killed. So:
   interpreter's exit on it, from running);
 * the player notices an output that stopped: PortAudio ends the stream
   before its end (``stopped``), or no callback comes for :data:`STALL`
-  seconds beyond the latency (``stopped answering``); it stops and raises
+  seconds beyond the latency (:data:`STARTING` while the stream starts:
+  ``stopped answering``); it stops and raises
   :class:`OutputStopped`, which the transport (:mod:`guji.live`) words as
   ``the sound output stopped after stroke 3 of 12``.
 """
@@ -26,6 +27,11 @@ from ..errors import GujiError
 #: Seconds without an audio callback, on top of the latency, after which the
 #: output is taken to have stopped (a sound server killed, a device unplugged).
 STALL = 0.6
+
+#: The same, while the stream is still starting (its callbacks have not yet
+#: spanned one latency): a PulseAudio server starting a stream on a loaded
+#: machine calls back once, then waits up to a second before the next.
+STARTING = 3.0
 
 #: Seconds any one call into PortAudio that may block (stop, abort, close) is
 #: waited for; past it the stream is left behind (and PortAudio's own exit

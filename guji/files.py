@@ -252,7 +252,7 @@ class Output(os.PathLike):
             elif self.streamed:            # a device or FIFO: never created, never truncated
                 self._file = open(os.open(self._path, _STREAM_FLAGS), "wb")
             else:
-                self._file = open(self._path, "wb")
+                self._file = _open_fresh(self._path)
         return self._file
 
     def _close(self) -> None:
@@ -263,6 +263,21 @@ class Output(os.PathLike):
             f.close()
         else:
             f.flush()
+
+
+def _open_fresh(path: str) -> BinaryIO:
+    """*path* (guji's new, empty temporary file) opened for writing, not
+    truncated: on ext4 a file truncated to nothing is flushed to disk when it
+    is closed (``auto_da_alloc``), which cost a stopped 300 MB render 0.3 s
+    and every render a flush. A file that is not empty is truncated."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        if os.fstat(fd).st_size:
+            os.ftruncate(fd, 0)
+        return open(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _standard_output() -> tuple[BinaryIO, bool]:

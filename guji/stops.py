@@ -63,7 +63,19 @@ def handler(signum: int, frame) -> None:
         return
     _stopping = True
     _signalled[:] = [signum]
+    if _swallowed_here(frame):     # Python would print it and drop it: check() raises it
+        return
     raise Stopped(signum)
+
+
+def _swallowed_here(frame) -> bool:
+    """Whether *frame* is one where a raised exception is printed as
+    "Exception ignored in" and lost: the import system's weak-reference
+    callback (``_get_module_lock.<locals>.cb``), which a signal can land in
+    while a module loads."""
+    code = getattr(frame, "f_code", None)
+    return (code is not None and code.co_name == "cb"
+            and code.co_filename.startswith("<frozen importlib"))
 
 
 def check() -> None:

@@ -52,6 +52,9 @@ class CommandParser(ArgumentParser):
         self._intermixing = True
         try:
             namespace, extras = self.parse_known_intermixed_args(args, namespace)
+        except Exception:
+            check()     # a stop mid-parse breaks argparse's own clean-up: the stop is what happened
+            raise
         finally:
             self._intermixing = False
         if extras:

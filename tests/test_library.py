@@ -129,3 +129,22 @@ def test_collate_a_folder(library, tmp_path):
     alone = guji(["collate", "--only", *files, "--json"], tmp_path)
     assert run.stdout == alone.stdout
     assert "collating 4 files" in run.stderr
+
+
+def test_read_bracketed_in_a_library_as_alone(tmp_path):
+    """``--read-bracketed`` reads a bracketed pattern in every file of a
+    library, as it does for the file alone (it was dropped for folders)."""
+    top = tmp_path / "lib"
+    top.mkdir()
+    (top / "quoted.txt").write_text("【注文\n魯鼓　○□○○□□○□○○□半○□○□○○○□□○□○\n後文】\n",
+                                    encoding="utf-8")
+    (top / "plain.txt").write_text(PROSE, encoding="utf-8")
+    for jobs in ("1", "2"):
+        run = guji(["scan", str(top), "--read-bracketed", "--json", "--jobs", jobs], tmp_path)
+        assert run.returncode == 0, run.stderr
+        objects = {Path(o["file"]).name: o for o in lines_of(run)}
+        alone = guji(["scan", str(top / "quoted.txt"), "--read-bracketed", "--json"], tmp_path)
+        assert objects["quoted.txt"]["patterns"] == json.loads(alone.stdout)
+        assert [p["id"].split("@")[0] for p in objects["quoted.txt"]["patterns"]] == ["lu:1"]
+    without = guji(["scan", str(top), "--json"], tmp_path)
+    assert [o["patterns"] for o in lines_of(without)] == [[], []]

@@ -116,7 +116,8 @@ def library_scans(args, tally: Tally):
                 tally.skip(item)
             else:
                 yield item
-    for done in scan_files(files(), args.encoding, args.labels, args.jobs):
+    for done in scan_files(files(), args.encoding, args.labels, args.jobs,
+                           getattr(args, "read_bracketed", False)):
         tally.add(done)
         if not done.skipped:
             yield done

@@ -120,15 +120,16 @@ def scan_file(path: str, encoding: str | None = None, labels: str = "auto") -> F
     return scan_many([path], encoding, labels)[0]
 
 
-def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto"
-              ) -> list[FileScan]:
-    """:func:`scan_file` of each of *paths*, the prefilter mapping their texts at once."""
+def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto",
+              read_bracketed: bool = False) -> list[FileScan]:
+    """:func:`scan_file` of each of *paths*, the prefilter mapping their texts
+    at once (with *read_bracketed*, patterns inside notes read: each text whole)."""
     from .prefilter import prefiltered_scan, windows_of_each
     read: list = []
     big: dict[str, FileScan] = {}
     for path in paths:
         try:
-            done = scan_big_file(path, encoding, labels)
+            done = None if read_bracketed else scan_big_file(path, encoding, labels)
             if done is not None:
                 result, size = done
                 big[path] = FileScan(path, size, "utf-8", [p.to_json() for p in result.patterns],
@@ -151,7 +152,8 @@ def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto
             out.append(FileScan(path, size, skipped="binary"))
         else:
             try:
-                result = prefiltered_scan(text, path, None, labels, next(spans))  # type: ignore
+                result = prefiltered_scan(text, path, None, labels, next(spans),  # type: ignore
+                                          read_bracketed=read_bracketed)
             except GujiError as e:
                 out.append(FileScan(path, size, used, error=str(e)))
                 continue
@@ -255,20 +257,22 @@ def _line(p) -> list[str]:
     return out
 
 
-def _batch(paths: list[str], encoding, labels, limits: Limits) -> list[FileScan]:
+def _batch(paths: list[str], encoding, labels, limits: Limits, read_bracketed: bool = False
+           ) -> list[FileScan]:
     with using(limits):
-        return scan_many(paths, encoding, labels)
+        return scan_many(paths, encoding, labels, read_bracketed)
 
 
 def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = "auto",
-               jobs: int | None = None) -> Iterator[FileScan]:
+               jobs: int | None = None, read_bracketed: bool = False) -> Iterator[FileScan]:
     """:func:`scan_file` of each of *paths*, in order, from *jobs* processes
-    (default: one a core; 1: this process)."""
+    (default: one a core; 1: this process); *read_bracketed* as ``guji scan
+    --read-bracketed``."""
     jobs = jobs or os.cpu_count() or 1
     limits = current()
     if jobs == 1:
         for batch in _batches(paths):
-            yield from scan_many(batch, encoding, labels)
+            yield from scan_many(batch, encoding, labels, read_bracketed)
         return
     from . import prefilter  # noqa: F401  (imported once, before the workers fork)
     methods = multiprocessing.get_all_start_methods()
@@ -277,7 +281,7 @@ def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = 
     pending: deque = deque()
     try:
         for batch in _batches(paths):
-            pending.append(pool.submit(_batch, batch, encoding, labels, limits))
+            pending.append(pool.submit(_batch, batch, encoding, labels, limits, read_bracketed))
             while len(pending) > 2 * jobs:
                 yield from pending.popleft().result()
         while pending:

@@ -35,9 +35,6 @@ SIGNALS = {getattr(signal, name): word for name, word in
            (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"),
             ("SIGBREAK", "interrupted")) if hasattr(signal, name)}
 
-#: The signals :func:`stopping` turns into :class:`Stopped` (those the system has).
-CAUGHT = tuple(s for s in SIGNALS if s != signal.SIGINT)
-
 __all__ = ["SIGNALS", "Stopped", "exit_status", "ignoring", "install", "settle", "stopping"]
 
 

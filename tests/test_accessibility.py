@@ -12,24 +12,16 @@ and every run of Chinese text inside an element whose ``lang`` says so
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from guji.studio.documents import Library
-from guji.studio.server import start
 from guji.text.reading.editions import load
 from guji.text.reading.notation import Rite
 from guji.timing.performance import Timing
 from guji.views.page import write_page
 
-import tools
-from test_page import BROWSER, BROWSER_ARGS
+from browsers import AXE, launched, serving
 from test_studio import FIXED
 
-ROOT = Path(__file__).resolve().parents[1]
-AXE = Path(os.environ.get("GUJI_AXE", ROOT / ".ci/node/node_modules/axe-core/axe.min.js"))
 WIDTHS = (390, 1280)
 
 CHECKS = """async () => {
@@ -59,16 +51,8 @@ CHECKS = """async () => {
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
-    tools.file(BROWSER, "apt-get install chromium")
-    tools.file(AXE, "npm install --prefix .ci/node axe-core (as .ci/run does)")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS,
-                               env={**os.environ, "PULSE_SERVER": "unix:/nonexistent"})
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched(axe=True) as b:
+        yield b
 
 
 def audit(browser, url: str, width: int, prepare=None) -> dict:
@@ -108,13 +92,8 @@ def test_the_shared_page(browser, shared_page, width):
 
 @pytest.fixture(scope="module")
 def studio():
-    server, thread = start(Library())
-    try:
+    with serving() as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def _use(page) -> None:

@@ -14,7 +14,6 @@ missing, and never under CI, where they fail instead (``tests/tools.py``;
 from __future__ import annotations
 
 import html.parser
-import shutil
 
 import numpy as np
 import pytest
@@ -27,11 +26,8 @@ from guji.text.reading.notation import Rite
 from guji.views.page import AUDIO_FORMATS, Track, alignment_table, build_html, write_page
 
 import tools
+from browsers import BROWSER, BROWSER_ARGS, launched, playwright as _browser
 
-BROWSER = shutil.which("chromium") or "/usr/bin/chromium"
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync"]
 
 RATE = 16000
 
@@ -135,58 +131,46 @@ def test_page_command_bad_parent(tmp_path, capsys):
 
 # -- in a real browser -----------------------------------------------------------
 
-def _browser():
-    sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
-    tools.file(BROWSER, "apt-get install chromium")
-    return sync_api
-
-
 def test_page_in_headless_chromium(site, tmp_path):
-    sync_api = _browser()
     folder, index, patterns, _ = site
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS,
-                                   env=tools.browser_environment())
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            problems = []
-            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: problems.append(str(e)))
-            # A media element that has its metadata stops loading (preload="metadata"):
-            # Chromium reports that as net::ERR_ABORTED, which is not a failure.
-            page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}")
-                    if "ERR_ABORTED" not in (r.failure or "") else None)
-            page.goto(index.as_uri())
-            page.wait_for_load_state("load")
-            # Every audio element: a source the browser can play, of the file's duration.
-            audios = page.eval_on_selector_all("audio", """els => Promise.all(els.map(a =>
-                new Promise(done => {
-                    const report = () => done({duration: a.duration, error: a.error && a.error.code,
-                        src: a.currentSrc,
-                        can: a.canPlayType(a.querySelector('source').type)});
-                    if (a.readyState >= 1 || a.error) report();
-                    else { a.addEventListener('loadedmetadata', report);
-                           a.addEventListener('error', report, true); }
-                })))""")
-            assert len(audios) == len(patterns) + len(MODES)
-            for a in audios:
-                assert a["error"] is None, a
-                assert a["can"] in ("probably", "maybe"), a
-                name = a["src"].rsplit("/", 1)[-1]
-                assert a["duration"] == pytest.approx(sf.info(str(folder / name)).duration,
-                                                      abs=0.01), a
-            # The drawing is on the page and visible.
-            svg = page.locator("#source svg")
-            box = svg.bounding_box()
-            assert box and box["width"] > 100 and box["height"] > 100
-            page.screenshot(path=str(tmp_path / "page.png"), full_page=True)
-            shots = {}
-            for which in ("source", "timeline"):
-                shots[which] = tmp_path / f"{which}.png"
-                page.locator(f"#{which} svg").screenshot(path=str(shots[which]))
-            assert problems == []
-        finally:
-            browser.close()
+    with launched() as browser:
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        problems = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        # A media element that has its metadata stops loading (preload="metadata"):
+        # Chromium reports that as net::ERR_ABORTED, which is not a failure.
+        page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}")
+                if "ERR_ABORTED" not in (r.failure or "") else None)
+        page.goto(index.as_uri())
+        page.wait_for_load_state("load")
+        # Every audio element: a source the browser can play, of the file's duration.
+        audios = page.eval_on_selector_all("audio", """els => Promise.all(els.map(a =>
+            new Promise(done => {
+                const report = () => done({duration: a.duration, error: a.error && a.error.code,
+                    src: a.currentSrc,
+                    can: a.canPlayType(a.querySelector('source').type)});
+                if (a.readyState >= 1 || a.error) report();
+                else { a.addEventListener('loadedmetadata', report);
+                       a.addEventListener('error', report, true); }
+            })))""")
+        assert len(audios) == len(patterns) + len(MODES)
+        for a in audios:
+            assert a["error"] is None, a
+            assert a["can"] in ("probably", "maybe"), a
+            name = a["src"].rsplit("/", 1)[-1]
+            assert a["duration"] == pytest.approx(sf.info(str(folder / name)).duration,
+                                                  abs=0.01), a
+        # The drawing is on the page and visible.
+        svg = page.locator("#source svg")
+        box = svg.bounding_box()
+        assert box and box["width"] > 100 and box["height"] > 100
+        page.screenshot(path=str(tmp_path / "page.png"), full_page=True)
+        shots = {}
+        for which in ("source", "timeline"):
+            shots[which] = tmp_path / f"{which}.png"
+            page.locator(f"#{which} svg").screenshot(path=str(shots[which]))
+        assert problems == []
     from test_draw import read_png
     for which, path in shots.items():
         img = read_png(path)

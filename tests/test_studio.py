@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from guji import limits
-from guji.studio.documents import Library
-from guji.studio.server import start
+
+from browsers import serving
 
 TYPO = "投壺 notes\n\n鼓：\n○□○○□□○□o○□半○□○□○○○□□○□○ 魯鼓\n○□○○□□○○半○□○○□○○○○□○□○ 薛鼓\n"
 FIXED = TYPO.replace("□o○", "□○○")
@@ -37,14 +37,8 @@ GUJI = str(Path(sys.executable).with_name("guji"))
 
 @pytest.fixture
 def studio():
-    with limits.using(limits.Limits(text_bytes=4096)):
-        server, thread = start(Library())
-    try:
+    with serving(within=limits.Limits(text_bytes=4096)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def ask(studio, method, path, body=None, *, host=None, headers=None, token=True):

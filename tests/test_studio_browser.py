@@ -18,7 +18,6 @@ reachable its audio clock stalls; without one it runs on its own clock.
 from __future__ import annotations
 
 import base64
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,11 +26,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from guji.studio.documents import Library
-from guji.studio.server import start
-
-import tools
-from test_page import BROWSER, BROWSER_ARGS
+from browsers import launched, serving
 from test_studio import FIXED, TYPO
 
 GUJI = str(Path(sys.executable).with_name("guji"))
@@ -41,26 +36,14 @@ INTERVAL = 0.25
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
-    tools.file(BROWSER, "apt-get install chromium")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=BROWSER, args=BROWSER_ARGS,
-                               env={**os.environ, "PULSE_SERVER": "unix:/nonexistent"})
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 @pytest.fixture
 def studio():
-    server, thread = start(Library())
-    try:
+    with serving() as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 def _open(browser, studio, *, bypass_csp: bool, width: int = 1280):

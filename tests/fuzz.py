@@ -6,11 +6,22 @@ look-alikes, prose, punctuation, markup, control and format characters,
 line breaks of every kind) and from random code points; :func:`encoded`
 gives it as bytes in one of the encodings a user's file may have, or
 damaged. Used by the CLI fuzz test and ``bench/fuzz_scan.py``.
+
+The command-line fuzz tests (``test_cli_fuzz``, ``test_fuzz_sweep``) share
+how a run is made and bounded: :func:`run_main` calls the command line in
+this process, as the console script does; :func:`bounded_block` runs one
+block of such runs in a process of its own under ``tests/runner.py``'s
+resource bounds, so a regression that runs away fails the test, not the
+machine.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import random
+import sys
+from pathlib import Path
 
 FRAGMENTS = (
     "○", "□", "囗", "口", "〇", "◯", "■", "◍", "半", "半", "○□○", "□○□□", "○○□半○□",
@@ -58,3 +69,34 @@ def encoded(rng: random.Random, value: str) -> bytes:
         if data:
             data[rng.randrange(len(data))] = rng.randrange(256)
     return bytes(data)
+
+
+def run_main(argv: list[str]) -> tuple[int, str]:
+    """``guji.cli.main.main(argv)`` with standard output and error captured, as
+    bytes, like a terminal-less run: its exit status and what it said on stderr."""
+    from guji.cli.main import main
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
+    sys.stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
+    try:
+        status = main(argv)
+        sys.stderr.flush()
+        return status, sys.stderr.buffer.getvalue().decode("utf-8", "replace")
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def bounded_block(module: str, function: str, seed: int, runs: int, folder: Path):
+    """``module.function(seed, runs, folder)`` (a block of fuzz runs, returning
+    something JSON can hold) in a fresh Python process under the resource
+    bounds of :func:`runner.run`, the tests' folder on its path; what it
+    returned. The process must end with status 0 and print nothing else."""
+    import runner
+    code = (f"import json, {module} as t\n"
+            f"print(json.dumps(t.{function}({seed}, {runs}, t.Path({str(folder)!r}))))\n")
+    r = runner.run([sys.executable, "-c", code], folder,
+                   env=runner.environment(PYTHONPATH=str(Path(__file__).parent)))
+    assert r.returncode == 0, r.stderr[-3000:]
+    lines = r.stdout.decode("utf-8", "replace").strip().splitlines()
+    assert lines[:-1] == [], "\n".join(lines[:-1])[:6000]
+    return json.loads(lines[-1])

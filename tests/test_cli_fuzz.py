@@ -11,19 +11,14 @@ seed gives the same runs.
 
 from __future__ import annotations
 
-import io
 import os
 import random
 import stat
-import sys
 from pathlib import Path
 
 import pytest
 
-from guji.cli.main import main
-
 import fuzz
-import runner
 
 SEED = 20260
 RUNS = 400
@@ -134,19 +129,6 @@ def _argv(rng: random.Random, folder: Path) -> tuple[list[str], str | None, str]
     return argv, out, kind
 
 
-def _run(argv: list[str]) -> tuple[int, str]:
-    """``main(argv)`` with standard output and error captured (bytes may go to stdout)."""
-    stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    sys.stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace")
-    try:
-        status = main(argv)
-        sys.stderr.flush()
-        return status, sys.stderr.buffer.getvalue().decode("utf-8", "replace")
-    finally:
-        sys.stdout, sys.stderr = stdout, stderr
-
-
 def check_run(folder: Path, rng: random.Random, name: str) -> list[str]:
     """One random command line in *folder*: what went wrong (nothing, if all is well)."""
     source = fuzz.encoded(rng, fuzz.text(rng))
@@ -154,7 +136,7 @@ def check_run(folder: Path, rng: random.Random, name: str) -> list[str]:
     argv, out, kind = _argv(rng, folder)
     os.chdir(folder)
     try:
-        status, err = _run(argv)
+        status, err = fuzz.run_main(argv)
     except BaseException as e:                       # a traceback: the worst failure
         return [f"{name}: guji {' '.join(argv)!r}: raised {type(e).__name__}: {e}"]
     checks = [
@@ -189,10 +171,5 @@ def test_the_command_line_fuzzed(tmp_path, block):
     """A block of runs in one process of its own, under resource bounds
     (``tests/runner.py``): a regression that runs away (a request no longer
     refused, writing gigabytes) fails the test, not the machine."""
-    code = (f"import sys, test_cli_fuzz as t\n"
-            f"problems = t.fuzz_block({SEED + block}, {RUNS // 4}, t.Path({str(tmp_path)!r}))\n"
-            f"print('\\n'.join(problems))\n")
-    r = runner.run([sys.executable, "-c", code], tmp_path,
-                   env=runner.environment(PYTHONPATH=str(Path(__file__).parent)))
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.decode("utf-8", "replace").strip() == ""
+    problems = fuzz.bounded_block("test_cli_fuzz", "fuzz_block", SEED + block, RUNS // 4, tmp_path)
+    assert problems == [], "\n".join(problems)[:6000]

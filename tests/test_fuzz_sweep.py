@@ -20,12 +20,9 @@ Sized for CI (about a minute on two cores): ``RUNS`` in ``BLOCKS`` processes.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import random
 import stat
-import sys
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -34,7 +31,6 @@ import numpy as np
 import pytest
 
 import fuzz
-import runner
 
 SEED = 2020
 BLOCKS = 4
@@ -203,20 +199,6 @@ def _argv(rng: random.Random, folder: Path) -> list[str]:
     return argv
 
 
-def _run(argv: list[str]) -> tuple[int, str]:
-    """``main(argv)`` with standard output and error captured, as bytes, like a terminal-less run."""
-    from guji.cli.main import main
-    stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
-    sys.stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape")
-    try:
-        status = main(argv)
-        sys.stderr.flush()
-        return status, sys.stderr.buffer.getvalue().decode("utf-8", "replace")
-    finally:
-        sys.stdout, sys.stderr = stdout, stderr
-
-
 def _outputs_checked(folder: Path, figures: dict) -> list[str]:
     """What is wrong with the files written in *folder* (every XML parsed, MIDI read back)."""
     import mido
@@ -255,7 +237,7 @@ def check_run(folder: Path, cache: Path, rng: random.Random, name: str, figures:
     argv = _argv(rng, folder)
     shown = repr(argv)[:400]
     try:
-        status, err = _run(argv)
+        status, err = fuzz.run_main(argv)
     except BaseException as e:                       # a traceback: the worst failure
         figures["tracebacks"] += 1
         return [f"{name}: guji {shown}: raised {type(e).__name__}: {e}"]
@@ -292,18 +274,10 @@ def fuzz_block(seed: int, runs: int, base: Path) -> tuple[list[str], dict]:
 
 @pytest.mark.parametrize("block", range(BLOCKS))
 def test_the_sweep_of_every_command_with_odd_names_kits_and_the_cache(tmp_path, block):
-    code = (f"import json, sys, test_fuzz_sweep as t\n"
-            f"problems, figures = t.fuzz_block({SEED + block}, {RUNS // BLOCKS}, "
-            f"t.Path({str(tmp_path)!r}))\n"
-            f"print('\\n'.join(problems))\n"
-            f"print('FIGURES', json.dumps(figures))\n")
-    r = runner.run([sys.executable, "-c", code], tmp_path,
-                   env=runner.environment(PYTHONPATH=str(Path(__file__).parent)))
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = r.stdout.decode("utf-8", "replace").strip().splitlines()
-    figures = json.loads(out[-1].removeprefix("FIGURES "))
+    problems, figures = fuzz.bounded_block("test_fuzz_sweep", "fuzz_block", SEED + block,
+                                           RUNS // BLOCKS, tmp_path)
     print(figures)
-    assert out[:-1] == [], "\n".join(out[:-1])[:6000]
+    assert problems == [], "\n".join(problems)[:6000]
     assert figures["runs"] == RUNS // BLOCKS and figures["tracebacks"] == 0
     assert set(figures["exit"]) <= {"0", "1", "2"} and figures["exit"].get("0", 0) > 0
     assert figures["xml parsed"] > 0 and figures["midi read back"] > 0

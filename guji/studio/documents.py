@@ -8,8 +8,10 @@ are ``edition:SLUG``. A reading is named by a *ref*,
 ``KEY|SCORE:DIAGRAM|WITNESS`` (the witness empty for the text's own
 reading): :meth:`Library.pattern` finds it, and nothing else can be named.
 
-What a text holds is read with :func:`guji.text.reading.scan.scan`, exactly as
-``guji scan`` reads it: the patterns (marked in the page at their glyphs'
+What a text holds is read with :func:`guji.text.reading.prefilter.prefiltered_scan`,
+exactly as ``guji scan`` reads it (the full scanner on the stretches that can
+hold a pattern: :func:`guji.text.reading.scan.scan`'s result, a tenth of its
+time on a chapter, so a keystroke's answer is quick): the patterns (marked in the page at their glyphs'
 offsets), the variant notes and their witnesses, the warnings, and the
 first error with the message the command line prints (:func:`reading_json`).
 """
@@ -25,13 +27,13 @@ from ..text.reading.editions import editions, scan_edition
 from ..text.reading.encoding import decode, read_text
 from ..text.reading.notation import Pattern, Tradition
 from ..text.reading.parser import ScanResult
-from ..text.reading.scan import scan
+from ..text.reading.prefilter import prefiltered_scan
 
 
 @dataclass(frozen=True)
 class Document:
     """One text the studio holds: its *key*, the *name* it is shown and cited by,
-    the *text*, the *encoding* it was read in, and what :func:`scan` found
+    the *text*, the *encoding* it was read in, and what the scan found
     (*result*; ``None`` while it has an error)."""
 
     key: str
@@ -47,7 +49,8 @@ def read_document(key: str, name: str, text: str, encoding: str = "utf-8",
                   on_disk: bool = False) -> Document:
     """*text* read as guji reads a file called *name*."""
     try:
-        return Document(key, name, text, encoding, scan(text, filename=name), on_disk=on_disk)
+        return Document(key, name, text, encoding, prefiltered_scan(text, filename=name),
+                        on_disk=on_disk)
     except NotationError as e:
         return Document(key, name, text, encoding, None, e, on_disk)
 

@@ -547,3 +547,27 @@ def test_a_muted_part_keeps_its_place_and_length(lu):
     a, b = Mix(whole), Mix(muted)
     assert a.frames == b.frames
     assert Mix(whole.muting(["鼙", "鼓"])).peaks == (0.0, 0.0)
+
+
+def test_a_long_piece_of_few_repeats_is_written_in_flat_memory(tmp_path):
+    """Two random 1,000-stroke readings in stereo (the page's compare of two long
+    texts, issue 20): the blocks seldom recur, and the writer keeps encoded only
+    what the mixer may give again, not every block it wrote (it once kept them
+    all: the whole signal twice over, 2 GB for the page of two 8,000-stroke texts)."""
+    from random import Random
+
+    from guji.text.reading.scan import scan
+    rng = Random(20)
+
+    def reading(n: int):
+        strokes = ["".join(rng.choice("○□") for _ in range(n)) for _ in (0, 1)]
+        return scan(f"魯鼓\n{strokes[0]}半{strokes[1]}\n").patterns[0]
+
+    # strokes 50 ms apart: every 2,400-sample block rings with many strokes, all distinct
+    parts = [Part(Score(reading(2000), Rite.SHE, 0.05), "A", pan=-1.0),
+             Part(Score(reading(2000), Rite.SHE, 0.05), "B", pan=1.0)]
+    one_shot(default_kit(), Voice.BIG, 48000)    # synthesis cache warm: not counted below
+    one_shot(default_kit(), Voice.SMALL, 48000)
+    peak = _traced_peak(lambda: write_audio(tmp_path / "two.wav", parts, rate=48000))
+    assert sf.info(str(tmp_path / "two.wav")).frames >= 4000 * 0.05 * 48000
+    assert peak < 40_000_000    # the signal alone is 77 MB of float32, 38 MB encoded

@@ -41,7 +41,7 @@ from ..stops import check, held, requested
 from ..timing.performance import Cue
 from .headroom import CEILING_DBFS
 from .kit import Kit
-from .mixer import BLOCK_FRAMES, Mix
+from .mixer import BLOCK_FRAMES, BLOCK_MEMORY, Mix
 from .riff import WaveWriter
 from .vio import OGG_SERIAL, SinkIO, fix_ogg_serial, ogg_crc  # noqa: F401 (re-exported)
 
@@ -102,7 +102,10 @@ class _BlockWriter:
     are gathered into batches of about :data:`WRITE_FRAMES` before each write
     (one call a batch, not a block); a block the renderer gives again (the
     same read-only array: see :meth:`guji.sound.mixer.Mix.blocks`) is encoded
-    once; and the work buffers are kept from batch to batch — fresh
+    once — the first :data:`~guji.sound.mixer.BLOCK_MEMORY` bytes of them, as
+    many as the mixer keeps to give again (every block is read-only, and a
+    long piece whose blocks seldom recur would otherwise be held whole); and
+    the work buffers are kept from batch to batch — fresh
     half-megabyte arrays every block cost more in page faults than the
     arithmetic itself. 24-bit samples are int32 values in −2²³…2²³−1, moved
     to the top 24 bits when *sink* is libsndfile's (*shift24*).
@@ -121,6 +124,7 @@ class _BlockWriter:
         self._work = np.empty((block_frames, channels), self._work_type)
         self._fill = 0
         self._memo: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._room = BLOCK_MEMORY        # bytes of blocks the memo may still hold
 
     def _encode(self, block: np.ndarray) -> np.ndarray:
         if self._scale is None:
@@ -143,8 +147,9 @@ class _BlockWriter:
             encoded = memo[1]
         else:
             encoded = self._encode(block)
-            if not block.flags.writeable:
+            if not block.flags.writeable and self._room >= block.nbytes:
                 self._memo[id(block)] = (block, encoded)
+                self._room -= block.nbytes
         n = len(encoded)
         if self._fill + n > len(self._batch):
             self.flush()

@@ -12,6 +12,7 @@ from ...errors import UsageError, escape_controls
 from ...limits import size_text
 from ...text.reading.library import FileScan, Skipped, scan_files, walk
 from ..terminal import unescaped
+from ._common import checked
 
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:
@@ -21,18 +22,14 @@ def add_library_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="in folders, skip files and folders whose name or path matches "
                              "GLOB (may be repeated)")
-    parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+    parser.add_argument("--jobs", type=checked(_jobs, int, "a whole number"), default=None, metavar="N",
                         help="processes scanning a library (default: one a core); for one big "
                              "file, processes mapping it (default 1: less memory)")
 
 
-def _jobs(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+def _jobs(n: int) -> int:
     if not 1 <= n <= 256:
-        raise argparse.ArgumentTypeError(f"{n} processes: give 1 to 256")
+        raise UsageError(f"{n} processes: give 1 to 256")
     return n
 
 

@@ -7,16 +7,12 @@ import errno
 import sys
 
 from ...errors import UsageError
-from ._common import add_force_option
+from ._common import add_force_option, checked
 
 
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+def _port(port: int) -> int:
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (0–65535)")
+        raise UsageError(f"{port} is not a port number (0–65535)")
     return port
 
 
@@ -33,7 +29,7 @@ def register(subparsers) -> None:
         epilog="Example: guji studio mynotes.txt")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="text files to open (the studio reads only these and what you open in it)")
-    p.add_argument("--port", type=_port, default=0,
+    p.add_argument("--port", type=checked(_port, int, "a port number"), default=0,
                    help="the port on 127.0.0.1 (default: a free one)")
     p.add_argument("--no-browser", action="store_true",
                    help="do not open the browser; just print the address")

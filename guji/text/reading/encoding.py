@@ -121,6 +121,19 @@ def _strict(data: bytes, encoding: str, filename: str) -> str:
                             f"{encoding} (byte {e.start})") from None
 
 
+def open_text_file(path: str | os.PathLike, name: str):
+    """*path* opened for reading, in binary, or :class:`EncodingError` (one line,
+    calling it *name*): no such file, a directory, or why it cannot be read."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise EncodingError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise EncodingError(f"{name}: is a directory, not a text file") from None
+    except OSError as e:
+        raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
+
+
 def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str, str]:
     """Read a text file (``-`` for standard input); return ``(text, encoding)``.
 
@@ -134,15 +147,11 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
         name = "<stdin>"
         data = _read(sys.stdin.buffer, most, name)
     else:
-        try:
-            with open(path, "rb") as f:
+        with open_text_file(path, name) as f:
+            try:
                 data = _read(f, most, name)
-        except FileNotFoundError:
-            raise EncodingError(f"{name}: no such file") from None
-        except IsADirectoryError:
-            raise EncodingError(f"{name}: is a directory, not a text file") from None
-        except OSError as e:
-            raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
+            except OSError as e:
+                raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
     if len(data) > most:
         shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
         raise LimitError(f"{name}: over guji's limit of {shown} for an input text")

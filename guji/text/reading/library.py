@@ -27,7 +27,7 @@ from typing import Iterable, Iterator, Sequence
 from ...errors import EncodingError, GujiError
 from ...files import reason
 from ...limits import Limits, current, using
-from .encoding import read_text
+from .encoding import open_text_file, read_text
 
 #: Bytes looked at for a NUL that marks a binary file.
 BINARY_PROBE = 8192
@@ -200,14 +200,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
     text. ``(None, "", size)`` for a binary file (a NUL in its first 8 KiB)
     unless *binary_ok*. Other encodings, BOMs and special files: read_text."""
     most = current().text_bytes
-    try:
-        f = open(path, "rb")
-    except FileNotFoundError:
-        raise EncodingError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise EncodingError(f"{path}: is a directory, not a text file") from None
-    except OSError as e:
-        raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+    f = open_text_file(path, path)
     with f:
         try:
             info = os.fstat(f.fileno())

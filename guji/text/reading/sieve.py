@@ -88,46 +88,34 @@ def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
     """Does a group of *hits* (offset, 1 for a stroke / 0 for 半), parted
     only by proved breaks, matter as a cluster would: a stroke and a 半
     outside notes, six strokes outside notes, a note holding strokes and 半,
-    or a note holding 半 and no stroke (a ``(半)``, taken so whatever else it
-    holds) beside a stroke outside notes?"""
+    or a note holding 半 (a ``(半)``, taken so whatever else it holds) beside
+    a stroke outside notes? (A note's hits come one after another.)"""
     notes, tags = _Notes(text), _Tags(text)
-    group = _Group()
-    last = -1
+    strokes = halves = held_strokes = held_halves = 0     # outside notes / in the last note
+    quoted = half_note = False
+    note = None                         # the end of the last hit's note
+    resume = -1                         # where a break after the last hit may start
     for at, stroke in hits:
-        if last >= 0 and _parted(text, last + 1, at, runs, notes, tags):
-            group = _Group()
-        group.add(stroke, notes.end_of(at))
-        if group.matters():
+        if resume >= 0 and _parted(text, resume, at, runs, notes, tags):
+            strokes = halves = 0
+            quoted = half_note = False
+            note = None
+        end = notes.end_of(at)
+        if end is None:
+            strokes += stroke
+            halves += 1 - stroke
+            resume = at + 1
+        else:
+            if end != note:
+                note, held_strokes, held_halves = end, 0, 0
+            held_strokes += stroke
+            held_halves += 1 - stroke
+            quoted = quoted or bool(held_strokes and held_halves)
+            half_note = half_note or held_halves > 0
+            resume = end                # no break inside a note
+        if (strokes and halves) or strokes >= 6 or quoted or (half_note and strokes):
             return True
-        last = at
     return False
-
-
-class _Group:
-    """Strokes and 半 of one group, outside notes and in each note (a note's
-    hits come one after another: :attr:`note` is the note of the last)."""
-
-    def __init__(self):
-        self.strokes = self.halves = 0          # outside notes
-        self.quoted = self.half_note = False    # a note held strokes and 半 / 半 alone
-        self.note = None                        # the end of the note of the last hit
-        self.in_strokes = self.in_halves = 0    # … and what it holds so far
-
-    def add(self, stroke: int, note: int | None) -> None:
-        if note is None:
-            self.strokes += stroke
-            self.halves += 1 - stroke
-            return
-        if note != self.note:
-            self.note, self.in_strokes, self.in_halves = note, 0, 0
-        self.in_strokes += stroke
-        self.in_halves += 1 - stroke
-        self.quoted |= bool(self.in_strokes and self.in_halves)
-        self.half_note |= bool(self.in_halves)
-
-    def matters(self) -> bool:
-        return bool((self.strokes and self.halves) or self.strokes >= 6 or self.quoted
-                    or (self.half_note and self.strokes))
 
 
 def _parted(text: str, a: int, b: int, runs: re.Pattern, notes: "_Notes", tags: "_Tags") -> bool:

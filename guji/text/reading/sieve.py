@@ -22,7 +22,9 @@ strokes, no cluster matters. The notes are known at string speed when the
 text's only note bracket is ``( )`` and no two openers come without a closer
 between them (no note inside a note: Kanripo's texts): each ``(`` is then
 closed by the first ``)`` after it, if any. Other texts (other brackets,
-nested notes) are left to the exact map.
+nested notes) are left to the exact map. (Only the text up to the first
+``)`` after the last hit need be free of nested notes: every note asked about
+opens before the last hit and closes by then.)
 """
 
 from __future__ import annotations
@@ -78,9 +80,11 @@ def may_matter(text: str, runs: re.Pattern) -> bool:
             return True                 # a label (every first character with every last one is)
     if not strokes or (not halves and len(strokes) < 6):
         return False
-    if "(" in text and _NESTED.search(text):
-        return True                     # the exact map pairs these notes
     hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
+    if "(" in text:                     # notes asked about up to the last hit, closed by then
+        close = text.find(")", hits[-1][0])
+        if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):
+            return True                 # a note inside a note: the exact map pairs them
     return _grouped(text, hits, runs)
 
 

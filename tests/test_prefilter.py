@@ -81,6 +81,9 @@ def test_section_marks_on_every_line():
     same("\n".join(lines[:200]) + "\n" + seed + "\n" + "\n".join(lines[200:]))
     marked = "\n".join("○" + line for line in seed.splitlines())
     same(marked)
+    many = "\n".join(lines * 8)            # hits everywhere: left to the numpy map
+    assert windows(many) == []
+    sieve_sound(many)
 
 
 PROSE = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏一二三四五"

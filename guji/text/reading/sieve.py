@@ -38,6 +38,9 @@ _LABEL_ENDS = sorted({w[-1] for w in LABELS})
 #: Two note openers with no closer between: a note inside a note.
 _NESTED = re.compile(r"\([^()]*\(")
 _OTHER_OPENERS = ("（", "【")
+#: More hits than this, one in every 100 characters or more, are left to the exact map
+#: (its numpy is quicker than a loop over the hits there).
+DENSE_HITS = 1000
 _STROKE_SET = frozenset(_STROKES)
 _LABEL_STARTS = frozenset(w[0] for w in LABELS)
 _LOOKED_AT = re.compile("[" + re.escape(_STROKES + HALF + "".join(_LABEL_ENDS) + "".join(_OTHER_OPENERS)) + "]")
@@ -81,6 +84,8 @@ def may_matter(text: str, runs: re.Pattern) -> bool:
     if not strokes or (not halves and len(strokes) < 6):
         return False
     hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
+    if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
+        return True                     # hits everywhere: the vectorised map is quicker
     if "(" in text:                     # notes asked about up to the last hit, closed by then
         close = text.find(")", hits[-1][0])
         if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):

@@ -81,6 +81,9 @@ def test_section_marks_on_every_line():
     same("\n".join(lines[:200]) + "\n" + seed + "\n" + "\n".join(lines[200:]))
     marked = "\n".join("○" + line for line in seed.splitlines())
     same(marked)
+    many = "\n".join(lines * 8)            # hits everywhere: left to the numpy map
+    assert windows(many) == []
+    sieve_sound(many)
 
 
 PROSE = "天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋收冬藏一二三四五"
@@ -191,3 +194,56 @@ def test_big_files_mapped_in_processes(seed, tmp_path):
     path.write_bytes(text.encode("utf-8"))
     assert reading(lambda t, filename, labels: scan_big(str(path), filename, labels, 997, 3),
                    text) == reading(scan, text)
+
+
+def exact_windows(text: str) -> list[tuple[int, int]]:
+    """The windows of *text* by the exact map alone (no quick look first)."""
+    import numpy as np
+    from guji.text.reading.notespans import text_map
+    from guji.text.reading.prefilter import _spans, _table
+    return _spans(text, text_map(text, _table()), np.array([0]), np.array([len(text)]))
+
+
+def sieve_sound(text: str) -> None:
+    from guji.text.reading.prefilter import _may_hold
+    if not _may_hold(text):
+        assert exact_windows(text) == []
+
+
+PLAIN = st.sampled_from([
+    "○", "□", "口", "囗", "〇", "半", "鼓", "記鼓", "薛", "魯", "(", ")", "()", "(半)", "(○)",
+    "(一本作○)", "(○□半)", "）", "】", "<", ">", "<pb:天地玄黃宇>", "<pb:KR_1a>", "\n", "\r",
+    "\r\n", "¶", "　", "，", "天地玄黃", "天地玄黃宇", "宇宙洪荒日月", "○□○", "□○□半○□□",
+])
+
+
+@st.composite
+def plain_texts(draw):
+    """Texts with ( ) notes only, as Kanripo's: the quick look decides them itself."""
+    parts = draw(st.lists(st.one_of(PLAIN, st.text(alphabet=PROSE, min_size=1, max_size=7)),
+                          max_size=50))
+    return "".join(parts)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(plain_texts(), texts()))
+def test_the_quick_look_never_skips_a_window(text):
+    """:func:`may_matter` says "nothing here" only of texts where the exact
+    map keeps no window (and the scan then equals the full scan)."""
+    sieve_sound(text)
+    same(text)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_the_quick_look_on_every_corpus(path):
+    text = path.read_text(encoding="utf-8")
+    sieve_sound(text)
+    for line in text.splitlines():
+        sieve_sound(line)
+
+
+def test_a_tag_never_closed():
+    """A ``<`` with no ``>`` nor line feed after it, anywhere (the map once
+    failed on it with an IndexError)."""
+    same("<一一一一一○□○□半○□")
+    same("<天地玄黃宇○□○□半○□\r○□○")

@@ -23,7 +23,6 @@ The result equals :func:`guji.text.reading.scan.scan` of the whole text
 from __future__ import annotations
 
 import bisect
-import codecs
 import os
 from array import array
 
@@ -45,22 +44,23 @@ def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):
     """``(offset, piece, byte offset, bytes)`` of the UTF-8 text of the file's
     bytes *first* to *last* (all by default; a range starts after a line feed),
     each piece ending after a line feed (or at the range's end), with the bytes
-    it was decoded from; UnicodeDecodeError if it is not UTF-8."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    base, carry, consumed, start = 0, "", first, first
+    it was decoded from; UnicodeDecodeError if it is not UTF-8. (The bytes are
+    cut after a line feed before they are decoded: a line feed never stands
+    inside a UTF-8 sequence, and no text is copied to be cut.)"""
+    base, carry, consumed, start = 0, b"", first, first
     with open(path, "rb") as f:
         f.seek(first)
         while True:
             want = chunk if last is None else min(chunk, last - consumed)
             data = f.read(want) if want > 0 else b""
             consumed += len(data)
-            text = carry + decoder.decode(data, final=not data)
-            cut = text.rfind("\n") + 1 if data else len(text)
-            carry = text[cut:]
+            buf = carry + data if carry else data
+            cut = buf.rfind(b"\n") + 1 if data else len(buf)
             if cut:
-                end = consumed - len(decoder.getstate()[0]) - len(carry.encode("utf-8"))
-                yield base, text[:cut], start, end - start
-                base, start = base + cut, end
+                piece = str(memoryview(buf)[:cut], "utf-8")
+                yield base, piece, start, cut
+                base, start = base + len(piece), start + cut
+            carry = buf[cut:]
             if not data:
                 return
 

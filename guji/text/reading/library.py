@@ -205,7 +205,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
         try:
             info = os.fstat(f.fileno())
             small = stat.S_ISREG(info.st_mode) and info.st_size <= CHUNK
-            data = f.read(CHUNK + 1) if small else b""  # a small file: one read
+            data = f.read(info.st_size + 1) if small else b""  # a small file: one read
             head = data[:BINARY_PROBE] if small else f.read(BINARY_PROBE)
         except OSError as e:
             raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
@@ -215,7 +215,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
                 or head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):
             text, used = read_text(path, encoding)
             return text, used, info.st_size
-        if small and len(data) <= CHUNK:                # read whole: decode once
+        if small and len(data) <= info.st_size:         # read whole: decode once
             try:
                 return data.decode("utf-8"), "utf-8", len(data)
             except UnicodeDecodeError:

@@ -196,7 +196,9 @@ def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarra
         return np.zeros(len(starts), dtype=bool)
     other = at[(marks == GT) | (marks == EOL)]          # a tag may hold a carriage return
     k = np.searchsorted(other, lt)                  # the first > or line break after each <
-    ends = np.where(k < len(other), other[np.minimum(k, len(other) - 1)], np.iinfo(np.int64).max)
+    never = np.iinfo(np.int64).max                  # (none: the tag runs on to the end)
+    ends = np.where(k < len(other), other[np.minimum(k, len(other) - 1)], never) \
+        if len(other) else np.full(len(lt), never)
     j = np.searchsorted(lt, starts) - 1
     return (j >= 0) & (starts < ends[np.maximum(j, 0)])
 

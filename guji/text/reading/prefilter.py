@@ -52,9 +52,10 @@ from ...errors import Location
 from .labels import LABEL_MODES, LabelMode
 from .lexer import _LINE_BREAK, SourceText, paused_collector, tokenize
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
-from .notespans import TextMap, classes, find, text_map
+from .notespans import BREAK_LENGTH, TextMap, classes, find, text_map
 from .parser import ScanResult
 from .scan import read_tokens, scan
+from .sieve import may_matter, run_pattern
 
 _STROKES = "".join(ROUND_GLYPHS) + "".join(SQUARE_GLYPHS)
 _WORDS = tuple(LABELS) + HEADINGS
@@ -90,6 +91,8 @@ def prefiltered_scan(text: str, filename: str | None = None, edition: str | None
     with paused_collector():
         if spans is None:
             spans = windows(text)
+        if not spans:
+            return ScanResult((), ())   # no token: nothing found, nothing said
         src = WindowSource(text, filename, spans)
         return read_tokens(src, tokenize(src, spans), edition, labels)
 
@@ -160,21 +163,13 @@ def _spans(text, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
     return _merge(lines, tm, spans, bounds, ends)
 
 
-_STROKE_RE = re.compile("[" + re.escape(_STROKES) + "]")
-_LABEL_RE = re.compile("|".join(re.escape(w) for w in LABELS))
-_LAST_CHARS = sorted({w[-1] for w in LABELS})
+_BREAK = run_pattern(_IDEOGRAPHS, HIT_CHARS + _WORD_STARTS, BREAK_LENGTH)
 
 
 def _may_hold(text: str) -> bool:
-    """A quick look at the whole text: could any cluster of it matter (a
-    label; 半 and a stroke; six strokes)? If not, nothing needs mapping."""
-    if HALF in text:
-        if _STROKE_RE.search(text):
-            return True
-    if any(w[-1] in text for w in _LAST_CHARS) and _LABEL_RE.search(text):
-        return True
-    first = _STROKE_RE.search(text)
-    return first is not None and len(_STROKE_RE.findall(text, first.start())) >= 6
+    """A quick look at the whole text (:func:`guji.text.reading.sieve.may_matter`):
+    could any cluster of it matter? If not, nothing needs mapping."""
+    return may_matter(text, _BREAK)
 
 
 def _noted(lines: "Lines", tm: TextMap, kinds, note, cluster, strokes, n: int):

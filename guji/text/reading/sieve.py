@@ -1,0 +1,203 @@
+"""A quick look at a whole text, at string speed: could the prefilter keep any of it?
+
+:func:`may_matter` answers for one text with ``str`` searches and compiled
+regular expressions only (no numpy, no per-character Python): most files of a
+library hold strokes (○ as a section mark, 口 in prose) and 半, but never a
+cluster that matters, and this says so without mapping them
+(:mod:`guji.text.reading.notespans`). It may answer True for a text that
+holds nothing (then the exact map decides), never False for one where
+:func:`guji.text.reading.prefilter.windows` keeps a window
+(``tests/test_prefilter.py`` holds the two together).
+
+Why False is safe (the rule is :mod:`guji.text.reading.prefilter`'s): with no
+label in the text, a cluster matters only if it holds a stroke and a 半, or
+six strokes (a note holding strokes and 半, or a ``(半)`` note beside strokes,
+puts both in one cluster, since no break stands inside a note). Here the
+strokes and 半 are grouped as the prefilter groups hits, except that two are
+parted only where a break is *proved* between them — five ideographs (none a
+hit nor a label's first character) outside every note and every markup tag —
+so each group holds one of the prefilter's clusters or more, and counts at
+least as many strokes and 半. If no group holds a stroke and a 半 or six
+strokes, no cluster matters. The notes are known at string speed when the
+text's only note bracket is ``( )`` and no two openers come without a closer
+between them (no note inside a note: Kanripo's texts): each ``(`` is then
+closed by the first ``)`` after it, if any. Other texts (other brackets,
+nested notes) are left to the exact map. (Only the text up to the first
+``)`` after the last hit need be free of nested notes: every note asked about
+opens before the last hit and closes by then.)
+"""
+
+from __future__ import annotations
+
+import re
+
+from .notation import HALF, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
+
+_STROKES = "".join(ROUND_GLYPHS) + "".join(SQUARE_GLYPHS)
+_LABEL_ENDS = sorted({w[-1] for w in LABELS})
+#: Two note openers with no closer between: a note inside a note.
+_NESTED = re.compile(r"\([^()]*\(")
+_OTHER_OPENERS = ("（", "【")
+#: More hits than this, one in every 100 characters or more, are left to the exact map
+#: (its numpy is quicker than a loop over the hits there).
+DENSE_HITS = 1000
+_STROKE_SET = frozenset(_STROKES)
+_LABEL_STARTS = frozenset(w[0] for w in LABELS)
+_LOOKED_AT = re.compile("[" + re.escape(_STROKES + HALF + "".join(_LABEL_ENDS) + "".join(_OTHER_OPENERS)) + "]")
+
+
+def _run_class(ranges: list[tuple[int, int]], excluded: str) -> str:
+    cut = sorted(ord(c) for c in excluded)
+    parts = []
+    for lo, hi in ranges:
+        at = lo
+        for c in cut:
+            if lo <= c <= hi:
+                if at < c:
+                    parts.append((at, c - 1))
+                at = c + 1
+        if at <= hi:
+            parts.append((at, hi))
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in parts)
+
+
+def run_pattern(ideographs: list[tuple[int, int]], not_prose: str, length: int) -> re.Pattern:
+    """*length* ideographs in a row (of the *ideographs* ranges, none of *not_prose*)."""
+    return re.compile(f"[{_run_class(ideographs, not_prose)}]{{{length}}}")
+
+
+def may_matter(text: str, runs: re.Pattern) -> bool:
+    """Could any cluster of *text* matter (see the module)? *runs* matches a
+    break (:func:`run_pattern`)."""
+    strokes: list[int] = []
+    halves: list[int] = []
+    for m in _LOOKED_AT.finditer(text):         # one pass over the text
+        c, at = m.group(), m.start()
+        if c in _STROKE_SET:
+            strokes.append(at)
+        elif c == HALF:
+            halves.append(at)
+        elif c in _OTHER_OPENERS:
+            return True                 # the exact map pairs these notes
+        elif at and text[at - 1] in _LABEL_STARTS:
+            return True                 # a label (every first character with every last one is)
+    if not strokes or (not halves and len(strokes) < 6):
+        return False
+    hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
+    if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
+        return True                     # hits everywhere: the vectorised map is quicker
+    if "(" in text:                     # notes asked about up to the last hit, closed by then
+        close = text.find(")", hits[-1][0])
+        if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):
+            return True                 # a note inside a note: the exact map pairs them
+    return _grouped(text, hits, runs)
+
+
+def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
+    """Does a group of *hits* (offset, 1 for a stroke / 0 for 半), parted
+    only by proved breaks, matter as a cluster would: a stroke and a 半
+    outside notes, six strokes outside notes, a note holding strokes and 半,
+    or a note holding 半 (a ``(半)``, taken so whatever else it holds) beside
+    a stroke outside notes? (A note's hits come one after another.)"""
+    notes, tags = _Notes(text), _Tags(text)
+    strokes = halves = held_strokes = held_halves = 0     # outside notes / in the last note
+    quoted = half_note = False
+    note = None                         # the end of the last hit's note
+    resume = -1                         # where a break after the last hit may start
+    for at, stroke in hits:
+        if resume >= 0 and _parted(text, resume, at, runs, notes, tags):
+            strokes = halves = 0
+            quoted = half_note = False
+            note = None
+        end = notes.end_of(at)
+        if end is None:
+            strokes += stroke
+            halves += 1 - stroke
+            resume = at + 1
+        else:
+            if end != note:
+                note, held_strokes, held_halves = end, 0, 0
+            held_strokes += stroke
+            held_halves += 1 - stroke
+            quoted = quoted or bool(held_strokes and held_halves)
+            half_note = half_note or held_halves > 0
+            resume = end                # no break inside a note
+        if (strokes and halves) or strokes >= 6 or quoted or (half_note and strokes):
+            return True
+    return False
+
+
+def _parted(text: str, a: int, b: int, runs: re.Pattern, notes: "_Notes", tags: "_Tags") -> bool:
+    """Is a break proved in ``text[a:b]`` (asked in increasing order)?"""
+    at = a
+    while True:
+        m = runs.search(text, at, b)
+        if m is None:
+            return False
+        start = m.start()
+        end = notes.end_of(start)
+        if end is not None:             # inside a closed note: no break there
+            at = end
+            continue
+        if not tags.holds(start):
+            return True
+        feed = text.find("\n", start, b)
+        close = text.find(">", start, b if feed < 0 else feed)
+        end = close if close >= 0 else feed
+        if end < 0:
+            return False                # the tag runs on to the stretch's end
+        at = end + 1
+
+
+class _Notes:
+    """The closed notes of a text without nested notes and with ``( )`` only,
+    asked about in increasing order (each stretch of text searched once)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.any = "(" in text
+        self.last_close = text.rfind(")")
+        self.base = 0
+        self.open = -1                  # the opener still open at base, if any
+        self.end = -1                   # … and just past its closer, once found
+
+    def end_of(self, at: int) -> int | None:
+        """If *at* stands inside a closed note, where the note ends."""
+        if not self.any:
+            return None
+        text = self.text
+        opener = text.rfind("(", self.base, at)
+        if opener >= 0:
+            if opener != self.open:
+                self.open, self.end = opener, -1
+            if text.find(")", opener, at) >= 0:
+                self.open = -1
+        elif self.open >= 0 and text.find(")", self.base, at) >= 0:
+            self.open = -1
+        self.base = at
+        if self.open < 0 or self.last_close < at:
+            return None
+        if self.end < 0:
+            self.end = text.find(")", at) + 1
+        return self.end
+
+
+class _Tags:
+    """Markup tags (``<pb:…>``, within one line), asked about in increasing order."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.base = 0
+        self.open = False               # a < with no > nor line feed since, at base
+
+    def holds(self, at: int) -> bool:
+        """Does a tag hold *at*: a ``<`` before it, with no ``>`` nor ``\\n`` between?"""
+        text = self.text
+        lt = text.rfind("<", self.base, at)
+        since = self.base
+        if lt >= 0:
+            self.open, since = True, lt + 1
+        if self.open and (text.find(">", since, at) >= 0 or text.find("\n", since, at) >= 0):
+            self.open = False
+        self.base = at
+        return self.open

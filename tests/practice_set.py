@@ -7,6 +7,10 @@ is built from guji's own voices (the synthesised 鼙, 鼓 and click of
 * human timing — Gaussian jitter of *jitter* seconds on every stroke but the
   first (the first hit anchors time, so it is on time by definition), and a
   loudness that varies by ±3 dB;
+* tempo — a slow *drift* (the interval grows, or with a negative drift
+  shrinks, evenly from the first step to the last, by that fraction) and a
+  *rush*ed passage (the steps *from* … *to* played at *factor* of the
+  interval, the time won kept: the rest comes that much early);
 * mistakes — strokes played on the wrong drum, strokes left out, extra hits
   half-way between two strokes;
 * noise — white noise at *noise_db* dB relative to the 鼙's peak (``None``:
@@ -64,11 +68,13 @@ def shipped_patterns():
 def perform(pattern, *, seed: int, rate: int = 48000, jitter: float = 0.0,
             wrong: int = 0, missing: int = 0, extra: int = 0, noise_db: float | None = None,
             late: tuple[int, float] | None = None, rite: Rite = Rite.SHE,
-            interval: float = 0.6, repeat: int = 1, count_in: int = 0):
+            interval: float = 0.6, repeat: int = 1, count_in: int = 0,
+            drift: float = 0.0, rush: tuple[int, int, float] | None = None):
     """(mono float64 samples, :class:`Truth`) of one performance (module docstring).
     *late*: (stroke, seconds) — that stroke played that much late."""
     rng = np.random.default_rng(seed)
     events = expected_events(lay_out([pattern], Timing(rite, interval, repeat, count_in)))
+    played_at = _played_steps(events, interval, drift, rush)
     strokes = [e for e in events if not e.is_click]
     n = len(strokes)
     pool = rng.permutation(np.arange(1, n))              # the first stroke stays right
@@ -79,13 +85,13 @@ def perform(pattern, *, seed: int, rate: int = 48000, jitter: float = 0.0,
     k = -1
     for e in events:
         if e.is_click:
-            placed.append((LEAD + e.time, Voice.CLICK, 1.0))
+            placed.append((LEAD + played_at[e.step], Voice.CLICK, 1.0))
             continue
         k += 1
         if k in missing_at:
             truth.strokes.append(("missing", None))
             continue
-        t = LEAD + e.time
+        t = LEAD + played_at[e.step]
         if placed or k:                                   # not the first hit
             t += float(np.clip(rng.normal(0, jitter), -0.3 * interval, 0.3 * interval)) \
                 if jitter else 0.0
@@ -95,7 +101,8 @@ def perform(pattern, *, seed: int, rate: int = 48000, jitter: float = 0.0,
         placed.append((t, Voice.BIG if big else Voice.SMALL, 10 ** (rng.uniform(-3, 3) / 20)))
         truth.strokes.append(("wrong drum" if k in wrong_at else "ok", t))
     for j in rng.permutation(np.arange(1, n))[:extra].tolist():
-        t = LEAD + (strokes[j - 1].time + strokes[j].time) / 2 + rng.uniform(-0.05, 0.05) * interval
+        t = LEAD + (played_at[strokes[j - 1].step] + played_at[strokes[j].step]) / 2 \
+            + rng.uniform(-0.05, 0.05) * interval
         big = bool(rng.integers(2))
         placed.append((t, Voice.BIG if big else Voice.SMALL, 10 ** (rng.uniform(-3, 3) / 20)))
         truth.extra.append(t)
@@ -108,6 +115,19 @@ def perform(pattern, *, seed: int, rate: int = 48000, jitter: float = 0.0,
     first = min(t for t, _, _ in placed)
     truth.anchor = round(first * rate) / rate - events[0].time
     return x, truth
+
+
+def _played_steps(events, interval: float, drift: float, rush) -> np.ndarray:
+    """The time (s from the first step) each grid step is played at: the
+    interval of step *j* is ``interval · (1 + drift · j / last)``, times the
+    rush's factor inside the rushed passage."""
+    last = max(e.step for e in events)
+    j = np.arange(last + 1, dtype=np.float64)
+    local = interval * (1.0 + drift * j / max(last, 1))
+    if rush is not None:
+        first, stop, factor = rush
+        local[first:stop] *= factor
+    return np.concatenate(([0.0], np.cumsum(local)[:-1]))
 
 
 def _mix(placed, rate: int, noise_db: float | None, rng) -> np.ndarray:

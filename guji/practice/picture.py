@@ -70,7 +70,7 @@ def _headline(s: Summary) -> str:
     if s.mean_ms is not None:
         text += f" · mean {s.mean_ms:+.1f} ms, spread {s.spread_ms:.1f} ms"
     if s.drift_ms is not None:
-        text += f" · {s.tempo} ({s.drift_ms:+.0f} ms over the piece)"
+        text += f" · {s.tempo} ({s.drift_ms:+.0f} ± {s.drift_error_ms:.0f} ms over the piece)"
     return text
 
 

@@ -49,17 +49,42 @@ def run(args: argparse.Namespace) -> int:
     from ...practice.report import report_json, report_text
     from ...practice.transcribe import transcribe
     kind = _picture_kind(args)                       # checked before any work
-    performance = performance_from_args(load_patterns(args.ids, args), args)  # limits checked
+    patterns = load_patterns(args.ids, args)
+    performance = performance_from_args(patterns, args)  # limits checked
     events = expected_events(performance)
     heard = transcribe(args.recording)
+    tempo = _tempo(args, events, heard.hits, performance.interval)
+    if tempo.found:
+        args.interval = tempo.interval
+        performance = performance_from_args(patterns, args)  # checked again at that tempo
+        events = expected_events(performance)
     pairing = pair(events, heard.hits, performance.interval)
     if kind:
-        _draw(pairing, args, kind)
+        _draw(pairing, args, kind, tempo.found)
     if args.json:
-        print_json(report_json(pairing, args.recording, list(args.ids)))
+        print_json(report_json(pairing, args.recording, list(args.ids), tempo))
     else:
-        sys.stdout.write(report_text(pairing, args.recording))
+        sys.stdout.write(report_text(pairing, args.recording, tempo))
     return 0
+
+
+def _tempo(args, events, hits, interval: float):
+    """The :class:`~guji.practice.report.TempoUsed`: --interval/--bpm as given, else
+    found from the hits (:func:`guji.practice.tempo.find_tempo`), else the default."""
+    from ...practice.report import TempoUsed
+    from ...practice.tempo import find_tempo
+    from ...timing.score import check_interval
+    if args.interval is not None or args.bpm_interval is not None:
+        return TempoUsed("given", interval, interval, interval)
+    found = find_tempo(events, hits)
+    if found is None:
+        return TempoUsed("default", interval, interval, interval)
+    try:
+        check_interval(found.interval)
+    except UsageError as e:
+        raise UsageError(f"{args.recording}: the tempo found ({e}); give --interval or --bpm") \
+            from None
+    return TempoUsed("found", found.interval, found.start_interval, found.end_interval)
 
 
 def _picture_kind(args) -> str | None:
@@ -77,13 +102,13 @@ def _picture_kind(args) -> str | None:
     return suffix[1:]
 
 
-def _draw(pairing, args, kind: str) -> None:
+def _draw(pairing, args, kind: str, curve: bool) -> None:
     from ...practice.picture import report_drawing
     from ...practice.report import rows, summarise
     from ...views.draw import write_svg
     from ...views.png import svg_to_png
     table = rows(pairing)
-    picture = report_drawing(table, summarise(pairing, table),
+    picture = report_drawing(table, summarise(pairing, table, curve),
                              f"{Path(args.recording).name} against {' '.join(args.ids)}")
     if kind == "svg":
         path = write_svg(args.output, picture.svg(xml_declaration=True))

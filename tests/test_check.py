@@ -73,8 +73,8 @@ def _scores(x, truth, rate=48000):
     heard = transcribe_array(x, rate)
     score, _ = f1([h.time for h in heard.hits], [t for t, _ in truth.hits])
     drum = dict(truth.hits)
-    right = [drum[min(drum, key=lambda t: abs(t - h.time))] == h.big for h in heard.hits]
-    p = pair(truth.events, heard.hits, 0.6)
+    p = pair(truth.events, heard.hits, 0.6)              # the drums told again as it pairs
+    right = [drum[min(drum, key=lambda t: abs(t - h.time))] == h.big for h in p.hits]
     errors = [abs(p.deviation[op.b] - truth.deviation(op.a)) * 1000
               for op in p.alignment.ops
               if op.a is not None and op.b is not None and truth.deviation(op.a) is not None]

@@ -19,7 +19,7 @@ import numpy as np
 from .. import limits
 from ..errors import UsageError
 from ..limits import LimitError, duration_text
-from .drums import classify, low_share
+from .drums import classify, low_share, threshold_for
 from .onsets import MIN_GAP, find_hits
 
 BLOCK_SECONDS = 30.0
@@ -140,13 +140,15 @@ def folded(data: np.ndarray) -> np.ndarray:
 
 def _merged(hits: list[Hit]) -> list[Hit]:
     """*hits* in time order, one of any two closer than :data:`MIN_GAP` dropped
-    (a hit seen from both sides of a block's edge)."""
+    (a hit seen from both sides of a block's edge), each drum told again at
+    the recording's own threshold (:func:`guji.practice.drums.threshold_for`)."""
     out: list[Hit] = []
     for h in sorted(hits, key=lambda h: h.time):
         if out and h.time - out[-1].time < MIN_GAP:
             continue
         out.append(h)
-    return out
+    threshold = threshold_for([h.share for h in out])
+    return [Hit(h.time, *classify(h.share, threshold), h.share) for h in out]
 
 
 __all__ = ["Hit", "Transcription", "transcribe", "transcribe_array", "hits_in"]

@@ -25,7 +25,8 @@ def register(subparsers) -> None:
                     "missing and hits extra; then the strokes right, the mean and spread of the "
                     "deviation, rushing or dragging, and the worst places. The first hit anchors "
                     "time: it plays the first event (the first count-in click with --count-in, "
-                    "which the recording then holds).")
+                    "which the recording then holds). Without --interval or --bpm the tempo is "
+                    "found from the recording (and said).")
     p.add_argument("recording", metavar="RECORDING", help="the recording (.wav, .flac, .ogg)")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2")
     add_timing_options(p)

@@ -106,8 +106,10 @@ def fluidsynth_mix(placed, rate: int) -> tuple[np.ndarray, list[float]]:
 @functools.lru_cache(maxsize=None)
 def recorded_kit(rate: int = 48000):
     """The directory kit of :data:`RECORDED_KEYS` (module docstring), loaded."""
+    import atexit
     from guji.sound.kit import load_kit
     folder = Path(tempfile.mkdtemp(prefix="guji-recorded-kit-"))
+    atexit.register(shutil.rmtree, folder, True)      # the kit is loaded: its files are not kept
     for voice, name in ((Voice.SMALL, "small"), (Voice.BIG, "big"), (Voice.CLICK, "click")):
         x = _render([(0.1, RECORDED_KEYS[voice], 110)], FLUID, rate)
         sf.write(folder / f"{name}.wav", x[int(0.05 * rate):], rate, subtype="PCM_24")

@@ -56,10 +56,11 @@ def test_a_render_checks_right_to_a_millisecond(tmp_path, args, name):
     assert max(abs(r["deviation_ms"]) for r in report["strokes"]) <= 1.0
 
 
-def test_a_late_stroke_is_named_with_its_lateness(tmp_path):
+@pytest.mark.parametrize("tempo", [["--interval", "0.6"], []], ids=["given", "found"])
+def test_a_late_stroke_is_named_with_its_lateness(tmp_path, tempo):
     x, truth = perform(PATTERNS[3], seed=30, late=(9, 0.030))
     sf.write(tmp_path / "late.wav", x, 48000)
-    report = checked([PATTERNS[3].id, "--rite", "she"], tmp_path, tmp_path / "late.wav")
+    report = checked([PATTERNS[3].id, "--rite", "she", *tempo], tmp_path, tmp_path / "late.wav")
     worst = report["summary"]["worst"][0]
     assert worst == 9
     row = next(r for r in report["strokes"] if r["stroke"] == 9)
@@ -72,8 +73,8 @@ def _scores(x, truth, rate=48000):
     heard = transcribe_array(x, rate)
     score, _ = f1([h.time for h in heard.hits], [t for t, _ in truth.hits])
     drum = dict(truth.hits)
-    right = [drum[min(drum, key=lambda t: abs(t - h.time))] == h.big for h in heard.hits]
-    p = pair(truth.events, heard.hits, 0.6)
+    p = pair(truth.events, heard.hits, 0.6)              # the drums told again as it pairs
+    right = [drum[min(drum, key=lambda t: abs(t - h.time))] == h.big for h in p.hits]
     errors = [abs(p.deviation[op.b] - truth.deviation(op.a)) * 1000
               for op in p.alignment.ops
               if op.a is not None and op.b is not None and truth.deviation(op.a) is not None]
@@ -113,13 +114,22 @@ def test_mistakes_are_named_where_they_were_made():
 
 
 def test_a_slow_player_is_dragging(tmp_path):
+    """0.62 s a stroke when 100 bpm (0.6 s) was asked: dragging, by 20 ms a
+    stroke; with no tempo given, the tempo found is the player's, and steady."""
     x, truth = perform(PATTERNS[1], seed=7, interval=0.62, jitter=0.005, repeat=2)
     sf.write(tmp_path / "slow.flac", x, 48000)
-    report = checked([PATTERNS[1].id, "--rite", "she", "--repeat", "2"], tmp_path,
-                     tmp_path / "slow.flac")
+    report = checked([PATTERNS[1].id, "--rite", "she", "--repeat", "2", "--bpm", "100"],
+                     tmp_path, tmp_path / "slow.flac")
     s = report["summary"]
     assert s["tempo"] == "dragging" and s["right"] == s["strokes"]
     assert s["drift_ms"] == pytest.approx(20 * (len(report["strokes"]) - 1), rel=0.05)
+    assert report["tempo"]["how"] == "given" and report["tempo"]["bpm"] == 100
+    found = checked([PATTERNS[1].id, "--rite", "she", "--repeat", "2"], tmp_path,
+                    tmp_path / "slow.flac")
+    assert found["tempo"]["how"] == "found"
+    assert found["tempo"]["interval"] == pytest.approx(0.62, abs=0.0005)
+    assert found["summary"]["tempo"] == "steady"
+    assert found["summary"]["right"] == found["summary"]["strokes"]
 
 
 def test_the_text_report(tmp_path):

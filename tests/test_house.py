@@ -34,8 +34,8 @@ LAYERS = {
     "views": {"text", "timing", "sound", "midi", "compare"},
     # sheet music: the General MIDI keys of guji.midi.gm are the instruments'
     "sheet": {"text", "timing", "midi"},
-    # practice: a recording heard and checked against the score (guji check)
-    "practice": {"text", "timing"},
+    # practice: a recording heard and checked against the score (guji check; its picture in views' SVG)
+    "practice": {"text", "timing", "views"},
     # the critical edition (MEI): the staff of guji sheet, the keys of guji.midi.gm
     "edition": {"text", "timing", "midi", "sheet"},
     # the compare modes: a command's feature, laid out on the timing stage

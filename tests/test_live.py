@@ -172,6 +172,8 @@ STREAM_CASES = {
                                    "--gap", "1"],
     "stacked, 鼓 muted, mono 44.1 kHz": ["lu", "xue:2", "--stack", "--interval", "0.2",
                                          "--mute", "鼓", "--channels", "1", "--rate", "44100"],
+    "a tempo ramp over three passes, count-in": ["lu", "--repeat", "3", "--ramp", "240:400",
+                                                 "--count-in", "2"],
 }
 
 

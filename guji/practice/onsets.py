@@ -51,16 +51,35 @@ OVER_MEDIAN_DB = 10.0
 def bands(x: np.ndarray, rate: float, which=(LOW_BAND, MID_BAND, HIGH_BAND)) -> list[np.ndarray]:
     """*x* band-passed to each band of *which* (default [low, mid, high]:
     :data:`LOW_BAND`, :data:`MID_BAND`, :data:`HIGH_BAND`; FFT, raised-cosine
-    edges a quarter of the edge wide: no phase shift)."""
+    edges a quarter of the edge wide: no phase shift), at *x*'s rate."""
+    return [b for b, _ in decimated_bands(x, rate, which, decimate=False)]
+
+
+def decimated_bands(x: np.ndarray, rate: float, which, decimate: bool = True
+                    ) -> list[tuple[np.ndarray, float]]:
+    """(band, its rate) for each band of *which*, as :func:`bands`; with
+    *decimate*, each band comes back at the least quick FFT rate that holds
+    it (its top edge, twice, with room; never under :data:`LEAST_RATE`): the
+    inverse FFT of the spectrum cut there, far fewer samples to look at."""
     n = len(x)
     size = fast_length(n + int(0.05 * rate))    # silence after: no wrap of the end onto the start
     spectrum = np.fft.rfft(x, size)
-    freqs = np.fft.rfftfreq(size, 1.0 / rate)
     out = []
     for lo, hi in which:
+        small = size
+        if decimate:
+            need = max(LEAST_RATE, 2.0 * (hi + hi / 8) * 1.05)
+            small = min(size, fast_length(int(np.ceil(size * need / rate))))
+        bins = small // 2 + 1
+        freqs = np.arange(bins) * (rate / size)
         gain = _edge(freqs, lo, lo / 4) * (1.0 - _edge(freqs, hi, hi / 4))
-        out.append(np.fft.irfft(spectrum * gain, size)[:n])
+        band = np.fft.irfft(spectrum[:bins] * gain, small) * (small / size)
+        out.append((band[:int(np.ceil(n * small / size))], rate * small / size))
     return out
+
+
+#: Hz: a decimated band is never slower than this (its 2 ms window keeps 8 samples).
+LEAST_RATE = 4000.0
 
 
 def _refined(x: np.ndarray, coarse: int, rate: float) -> float:
@@ -93,42 +112,50 @@ def fast_length(n: int) -> int:
 
 
 def _edge(freqs: np.ndarray, at: float, width: float) -> np.ndarray:
-    """0 below *at* − *width*/2, 1 above *at* + *width*/2, a raised cosine between."""
-    u = np.clip((freqs - (at - width / 2)) / width, 0.0, 1.0)
-    return 0.5 - 0.5 * np.cos(np.pi * u)
+    """0 below *at* − *width*/2, 1 above *at* + *width*/2, a raised cosine between
+    (*freqs* ascending: the cosine is taken only where it is neither)."""
+    a, b = np.searchsorted(freqs, (at - width / 2, at + width / 2))
+    out = np.zeros(len(freqs))
+    out[b:] = 1.0
+    u = (freqs[a:b] - (at - width / 2)) / width
+    out[a:b] = 0.5 - 0.5 * np.cos(np.pi * u)
+    return out
 
 
-def rise(e: np.ndarray, rate: float) -> tuple[np.ndarray, np.ndarray]:
-    """(points, rise in dB where the band *e* is loud enough, else −inf) at every hop."""
-    h = max(1, int(round(HOP * rate)))
+def rise(e: np.ndarray, rate: float, times: np.ndarray) -> np.ndarray:
+    """The rise in dB of the band *e* (at *rate*) at each of *times* (s), where
+    it is loud enough; −inf elsewhere (and where the windows do not fit)."""
     w = max(1, int(round(WINDOW * rate)))
     b = max(1, int(round(HISTORY * rate)))
     cumulative = np.concatenate(([0.0], np.cumsum(e * e)))
-    points = np.arange(b, len(e) - w + 1, h)
+    points = np.rint(times * rate).astype(np.int64)
+    fits = (points >= b) & (points + w <= len(e))
+    points = np.clip(points, b, max(b, len(e) - w))
     after = (cumulative[points + w] - cumulative[points]) / w
     before = (cumulative[points] - cumulative[points - b]) / b
     db = 10.0 * np.log10((after + 1e-20) / (before + 1e-20))
-    top = after.max() if len(after) else 0.0
+    inside = after[fits]
+    top = inside.max() if len(inside) else 0.0
     floor = max(top * 10.0 ** (FLOOR_DB / 10.0), SILENCE,
-                float(np.median(after)) * 10.0 ** (OVER_MEDIAN_DB / 10.0) if len(after) else 0.0)
-    loud = after >= floor
-    return points, np.where(loud, db, -np.inf)
+                float(np.median(inside)) * 10.0 ** (OVER_MEDIAN_DB / 10.0) if len(inside) else 0.0)
+    return np.where(fits & (after >= floor), db, -np.inf)
 
 
-def coarse_onsets(low: np.ndarray, mid: np.ndarray, rate: float) -> np.ndarray:
-    """Sample indices (hop resolution) where hits begin, from the two bands."""
-    if len(mid) <= int(round((HISTORY + WINDOW) * rate)) + 1:
-        return np.zeros(0, dtype=np.int64)
-    points, rise_low = rise(low, rate)
-    _, rise_mid = rise(mid, rate)
-    rise_db = np.maximum(rise_low, rise_mid)
+def coarse_onsets(low: tuple[np.ndarray, float], mid: tuple[np.ndarray, float],
+                  seconds: float) -> np.ndarray:
+    """Times (s, on the :data:`HOP` grid) where hits begin, from the two bands
+    (each a (signal, rate) pair) of a signal *seconds* long."""
+    times = np.arange(HISTORY, seconds - WINDOW, HOP)
+    if len(times) == 0:
+        return np.zeros(0)
+    rise_db = np.maximum(rise(*low, times), rise(*mid, times))
     candidates = np.flatnonzero(rise_db >= RISE_DB)
     if len(candidates) == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0)
     gap = max(1, int(round(MIN_GAP / HOP)))
     breaks = np.flatnonzero(np.diff(candidates) >= gap) + 1
     onsets = [g[int(np.argmax(rise_db[g]))] for g in np.split(candidates, breaks)]
-    return points[np.array(onsets, dtype=np.int64)]
+    return times[np.array(onsets, dtype=np.int64)]
 
 
 def refine(e: np.ndarray, coarse: int, rate: float) -> float:
@@ -157,6 +184,7 @@ def find_hits(x: np.ndarray, rate: float) -> np.ndarray:
     mono signal *x* (see the module docstring)."""
     pad = int(round((HISTORY + 0.01) * rate))      # silence before the first sample
     padded = np.concatenate((np.zeros(pad), np.asarray(x, dtype=np.float64)))
-    low, mid = bands(padded, rate, (LOW_BAND, MID_BAND))
-    onsets = [_refined(padded, int(c), rate) - pad for c in coarse_onsets(low, mid, rate)]
+    low, mid = decimated_bands(padded, rate, (LOW_BAND, MID_BAND))
+    coarse = coarse_onsets(low, mid, len(padded) / rate)
+    onsets = [_refined(padded, int(round(t * rate)), rate) - pad for t in coarse]
     return np.array(onsets, dtype=np.float64) / rate

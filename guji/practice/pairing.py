@@ -3,9 +3,11 @@
 The first hit anchors time: it plays the performance's first event (the first
 count-in click, or the first stroke). Every later hit is then placed on the
 grid step nearest its time, after taking off the player's current offset —
-the median deviation of the last :data:`TRACK` strokes paired — so a player
-who drifts slowly away from the tempo keeps being paired stroke by stroke
-instead of falling a step behind. A hit on a step the performance plays is
+the median deviation of the last :data:`TRACK` strokes paired, carried on
+along the line through them (their trend, a straight line fitted to their
+deviations by step, :func:`offset`) — so a player who drifts slowly away
+from the tempo, or rushes a passage, keeps being paired stroke by stroke
+instead of falling a step behind or ahead. A hit on a step the performance plays is
 that event's (the nearer one, when two fall on one step: the other is
 extra); a hit on a step it does not play, before or after it, or further
 than :data:`REACH` of an interval from any step, is extra;
@@ -57,20 +59,43 @@ def pair(events: tuple[Expected, ...], hits: tuple[Hit, ...], interval: float) -
     anchor = (hits[0].time - events[0].time) if hits else 0.0
     by_step = {e.step: k for k, e in enumerate(events)}
     taken: dict[int, tuple[int, float]] = {}          # event → (hit, deviation)
-    recent: list[float] = []
+    recent: list[tuple[int, float]] = []              # (step, deviation) paired
     for h, hit in enumerate(hits):
         t = hit.time - anchor
-        offset = float(np.median(recent[-TRACK:])) if recent else 0.0
-        step = int(np.floor((t - offset) / interval + 0.5))
+        off = offset(recent[-TRACK:], t, interval)
+        step = int(np.floor((t - off) / interval + 0.5))
         k = by_step.get(step)
-        if k is None or abs(t - offset - events[k].time) > REACH * interval:
+        if k is None or abs(t - off - events[k].time) > REACH * interval:
             continue
         d = t - events[k].time
         if k in taken and abs(taken[k][1]) <= abs(d):
             continue
         taken[k] = (h, d)
-        recent.append(d)
+        recent.append((events[k].step, d))
     return _build(events, hits, taken, anchor)
+
+
+def offset(recent: list[tuple[int, float]], t: float, interval: float) -> float:
+    """The player's offset (s) expected at time *t*, from the (step, deviation)
+    pairs *recent*: their median deviation, carried along their trend (the
+    slope of a straight line through them, at most :data:`STEEPEST` of an
+    interval a step) to the step *t* is near."""
+    if not recent:
+        return 0.0
+    steps = np.array([s for s, _ in recent], dtype=np.float64)
+    devs = np.array([d for _, d in recent])
+    base = float(np.median(devs))
+    if len(recent) < TRACK or steps.max() == steps.min():
+        return base
+    slope = float(np.clip(np.polyfit(steps, devs, 1)[0], -STEEPEST * interval,
+                          STEEPEST * interval))
+    centre = float(np.median(steps))
+    ahead = max(0.0, (t - base) / interval - centre)
+    return base + slope * ahead
+
+
+#: The steepest trend (a fraction of the interval per step) the offset follows.
+STEEPEST = 0.25
 
 
 def _build(events, hits, taken, anchor: float) -> Pairing:

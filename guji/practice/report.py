@@ -4,10 +4,13 @@ Per stroke (:class:`Row`): the expected time, the played time, the deviation
 in ms (played − expected: positive is late), and what happened — ``ok``
 (the right drum), ``wrong drum``, ``missing``, ``extra``. Overall
 (:class:`Summary`): strokes right (played, on the right drum), the mean and
-spread (standard deviation) of the deviation, the drift — the slope of a
-straight line through the deviations over the piece, in ms per minute:
-negative is *rushing* (coming earlier and earlier), positive *dragging* —
-and the worst places (the largest deviations).
+spread (standard deviation) of the deviation, the drift over the piece
+(:func:`drift`: against a tempo given, a straight line through the
+deviations; against a tempo found from the recording, the change of tempo),
+with its standard error — negative is *rushing* (coming earlier and
+earlier), positive *dragging*, and either only when it is over
+:data:`STEADY_MS` and :data:`SURE` standard errors — and the worst places
+(the largest deviations).
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ class Summary:
     spread_ms: float | None
     drift_ms_per_min: float | None
     drift_ms: float | None
+    drift_error_ms: float | None
     tempo: str
     worst: tuple[int, ...]
 
@@ -84,43 +88,108 @@ def rows(p: Pairing) -> tuple[Row, ...]:
     return tuple(out)
 
 
-def summarise(p: Pairing, table: tuple[Row, ...]) -> Summary:
-    """The :class:`Summary` of the rows *table* of *p*."""
+def summarise(p: Pairing, table: tuple[Row, ...], curve: bool = False) -> Summary:
+    """The :class:`Summary` of the rows *table* of *p*; *curve*: the tempo was
+    found from the recording (:func:`drift`)."""
     timed = [r for r in table if r.deviation_ms is not None]
     dev = np.array([r.deviation_ms for r in timed])
-    mean = spread = slope = total = None
+    mean = spread = slope = total = error = None
     tempo = "—"
     if len(dev):
         mean, spread = float(dev.mean()), float(dev.std())
-    if len(dev) >= 3:
-        t = np.array([r.expected for r in timed])
-        if t.max() > t.min():
-            k = float(np.polyfit(t, dev, 1)[0])
-            slope, total = k * 60.0, k * float(t.max() - t.min())
-            tempo = ("steady" if abs(total) < STEADY_MS
-                     else "rushing" if total < 0 else "dragging")
+    t = np.array([r.expected for r in timed])
+    measured = drift(t, dev, curve)
+    if measured is not None:
+        total, error = measured
+        slope = total / (float(t.max() - t.min()) / 60.0)
+        tempo = ("steady" if abs(total) < max(STEADY_MS, SURE * error)
+                 else "rushing" if total < 0 else "dragging")
     order = sorted(range(len(timed)), key=lambda i: -abs(timed[i].deviation_ms))[:WORST]
     a = p.alignment
     return Summary(len(p.strokes), a.matches, a.substitutions, a.deletions,
-                   a.insertions, mean, spread, slope, total, tempo,
+                   a.insertions, mean, spread, slope, total, error, tempo,
                    tuple(timed[i].stroke for i in order))
 
 
-def report_json(p: Pairing, recording: str, ids: list[str]) -> dict:
-    table = rows(p)
-    return {"recording": recording, "ids": ids, "anchor": round(p.anchor, 6),
-            "summary": summarise(p, table).to_json(), "strokes": [r.to_json() for r in table]}
+#: A drift is called rushing or dragging only when it is this many standard
+#: errors (of its fit) from none: a jittery player's deviations wander (at 3,
+#: one of the twelve steady 40 ms-jittered performances of the test set was
+#: called dragging, at 3.3 standard errors).
+SURE = 4.0
 
 
-def report_text(p: Pairing, recording: str) -> str:
+def drift(t: np.ndarray, dev: np.ndarray, curve: bool) -> tuple[float, float] | None:
+    """(drift over the piece in ms, its standard error) of deviations *dev* (ms)
+    at expected times *t*, or ``None`` with too few. Against a tempo given: a
+    straight line's rise from the first stroke to the last. Against a tempo
+    found from the recording (the player's mean: no straight line is left in
+    the deviations), the change of tempo: a parabola ``α + βt + γt²``, and how
+    far the last stroke stands from the tempo the player set out at, ``γT²``."""
+    degree = 2 if curve else 1
+    if len(dev) < degree + 3 or t.max() <= t.min():
+        return None
+    u = t - t.min()
+    span = float(u.max())
+    coeffs, cov = np.polyfit(u / span, dev, degree, cov=True)
+    error = float(np.sqrt(max(cov[0, 0], 0.0)))
+    return float(coeffs[0]), error
+
+
+@dataclass(frozen=True)
+class TempoUsed:
+    """The tempo a check was made at: *how* — ``given`` (--interval/--bpm),
+    ``found`` (from the recording, :mod:`guji.practice.tempo`) or ``default``
+    (too few hits to find it) — the *interval* (s) and, when found, the
+    *start_interval* the player set out at and the *end_interval* they had
+    come to by the last stroke."""
+
+    how: str
+    interval: float
+    start_interval: float
+    end_interval: float
+
+    @property
+    def found(self) -> bool:
+        return self.how == "found"
+
+    def to_json(self) -> dict:
+        return {"how": self.how, "interval": round(self.interval, 6),
+                "bpm": round(60 / self.interval, 3), "start_bpm": round(60 / self.start_interval, 3),
+                "end_bpm": round(60 / self.end_interval, 3)}
+
+    def text(self) -> str:
+        bpm = f"{60 / self.interval:.1f} bpm ({self.interval:.3f} s a stroke)"
+        if self.how == "found":
+            return (f"tempo found from the recording: {bpm} on average; "
+                    f"{60 / self.start_interval:.1f} bpm at the start, "
+                    f"{60 / self.end_interval:.1f} at the end")
+        if self.how == "default":
+            return f"tempo: the default {bpm} (too few hits to find it)"
+        return f"tempo: {bpm}, as given"
+
+
+def report_json(p: Pairing, recording: str, ids: list[str],
+                tempo: TempoUsed | None = None) -> dict:
     table = rows(p)
-    s = summarise(p, table)
+    out = {"recording": recording, "ids": ids, "anchor": round(p.anchor, 6)}
+    if tempo is not None:
+        out["tempo"] = tempo.to_json()
+    curve = tempo is not None and tempo.found
+    out.update(summary=summarise(p, table, curve).to_json(), strokes=[r.to_json() for r in table])
+    return out
+
+
+def report_text(p: Pairing, recording: str, tempo: TempoUsed | None = None) -> str:
+    table = rows(p)
+    s = summarise(p, table, tempo is not None and tempo.found)
     lines = [f"{recording}: {s.right} of {s.strokes} strokes right"
              f" ({s.wrong_drum} wrong drum, {s.missing} missing, {s.extra} extra)"]
+    if tempo is not None:
+        lines.append(tempo.text())
     if s.mean_ms is not None:
         lines.append(f"deviation: mean {_shown(s.mean_ms, 1):+.1f} ms, spread {s.spread_ms:.1f} ms"
-                     + (f"; {s.tempo} ({_shown(s.drift_ms, 0):+.0f} ms over the piece)"
-                        if s.drift_ms is not None else ""))
+                     + (f"; {s.tempo} ({_shown(s.drift_ms, 0):+.0f} ± {s.drift_error_ms:.0f} ms "
+                        "over the piece)" if s.drift_ms is not None else ""))
     if s.worst:
         by_stroke = {r.stroke: r for r in table if r.deviation_ms is not None}
         lines.append("worst: " + ", ".join(

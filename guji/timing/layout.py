@@ -11,7 +11,9 @@ a whole number of grid steps from 0.
   one's grid ends, optionally with a bell in the gap;
 * :func:`alternate` — pass by pass, A's pass then B's, for several rounds;
 * :func:`stack` — at once, each part with its pan;
-* :func:`count_in` — clicks before everything else, which moves later.
+* :func:`count_in` — clicks before everything else, which moves later;
+* :func:`ramp` — a practice ramp: the passes one after another, the tempo
+  going evenly from one figure to another, each pass on its own exact grid.
 
 :func:`lay_out` is the one layout of several patterns named on one command
 line: one after another (a count-in, if any, once, first), or stacked when
@@ -21,6 +23,7 @@ asked for.
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Sequence
 
 from ..errors import UsageError
@@ -28,6 +31,7 @@ from ..text.reading.names import part_name
 from ..text.reading.notation import Pattern
 from .extent import check_parts, check_steps
 from .performance import Cue, Part, Performance, Timing
+from .score import Score, check_step, interval_from_bpm
 
 #: Empty grid steps between patterns played one after another (the cue bell,
 #: where there is one, sounds on the middle one).
@@ -125,3 +129,43 @@ def lay_out(patterns: Sequence[Pattern], timing: Timing = Timing(), *,
     each = [perform(p, plain, name=n) for p, n in zip(patterns, names)]
     whole = stack(each, title=title) if stacked else sequence(each, gap=gap, title=title)
     return count_in(whole, timing.count_in)
+
+
+def ramp_intervals(start_bpm: float, end_bpm: float, passes: int) -> tuple[float, ...]:
+    """The interval of each of *passes* passes, the tempo (strokes a minute)
+    going evenly from *start_bpm* (the first pass) to *end_bpm* (the last)."""
+    if passes < 2:
+        raise UsageError("--ramp needs --repeat 2 or more: it ramps the tempo over the passes")
+    return tuple(interval_from_bpm(start_bpm + (end_bpm - start_bpm) * k / (passes - 1))
+                 for k in range(passes))
+
+
+def ramp(patterns: Sequence[Pattern], timing: Timing, start_bpm: float, end_bpm: float, *,
+         gap: int = DEFAULT_GAP_STEPS, names: Sequence[str] | None = None,
+         title: str | None = None) -> Performance:
+    """A practice ramp: each pattern's ``timing.repeat`` passes, pass *k* at
+    the *k*-th of :func:`ramp_intervals` (*timing*'s own interval unused),
+    one after another, each pass on its own exact grid: it starts on the exact
+    step (a :class:`~fractions.Fraction`) of its own interval where the
+    previous pass's grid ends, so every stroke is ``step × interval`` of its
+    pass, the passes' lengths summed exactly. Patterns follow one another
+    *gap* steps (of the last pass's interval) apart; the count-in, at the
+    first pass's tempo, once, first. Every pass of a pattern bears its name."""
+    if not patterns:
+        raise UsageError("nothing to play: no pattern given")
+    intervals = ramp_intervals(start_bpm, end_bpm, timing.repeat)
+    check_parts(timing.repeat * len(patterns), "passes (parts)")
+    gap = check_gap(gap)
+    names = list(names) if names is not None else [part_name(p) for p in patterns]
+    parts: list[Part] = []
+    start = Fraction(0)                  # seconds, exactly
+    for pattern, name in zip(patterns, names):
+        for interval in intervals:
+            exact = Fraction(interval)
+            score = Score(pattern, timing.rite, interval, repeat=1,
+                          count_in=0 if parts else timing.count_in,
+                          step=check_step(start / exact))
+            parts.append(Part(score, name))
+            start += exact * len(score)
+        start += Fraction(intervals[-1]) * gap
+    return Performance(tuple(parts), (), title)

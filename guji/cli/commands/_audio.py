@@ -21,6 +21,7 @@ from ...text.reading.names import variant_names
 from ...text.reading.notation import Pattern
 from ...timing.layout import DEFAULT_GAP_STEPS, check_gap, lay_out
 from ...timing.performance import DRUMS, Performance, Voice, check_muted, check_pan
+from ...timing.score import interval_from_bpm
 from ._common import checked, command_name, timing_from_args
 
 DEFAULT_RATE = RATE
@@ -138,9 +139,46 @@ def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> 
     steps apart, or stacked with ``--stack``; the count-in once, first; the
     drums of ``--mute``/``--solo`` left out."""
     muted, ghost = mute_from_args(args)
+    if getattr(args, "ramp", None) is not None:
+        return _ramped(patterns, args).muting(muted, ghost=ghost)
     whole = lay_out(patterns, timing_from_args(args), gap=getattr(args, "gap", DEFAULT_GAP_STEPS),
                     stacked=getattr(args, "stack", False), names=variant_names(patterns))
     return whole.muting(muted, ghost=ghost)
+
+
+def add_ramp_option(parser: argparse.ArgumentParser) -> None:
+    """--ramp START:END (a practice tempo ramp over the passes)."""
+    parser.add_argument("--ramp", type=ramp_bpm, metavar="START:END",
+                        help="practise at a rising (or falling) tempo: the passes of --repeat "
+                             "go evenly from START to END strokes a minute (e.g. 60:100), "
+                             "each pass on its own exact grid; instead of --interval/--bpm")
+
+
+def ramp_bpm(text: str) -> tuple[float, float]:
+    """``--ramp 60:100``: two tempi in strokes a minute, each one --bpm takes (argparse type)."""
+    start, sep, end = text.partition(":")
+    try:
+        if not sep:
+            raise UsageError("")
+        for v in (start, end):
+            interval_from_bpm(v)
+        return float(start), float(end)
+    except UsageError as e:
+        reason = f" ({str(e).replace('--bpm must be', 'a tempo must be')})" if str(e) else ""
+        raise argparse.ArgumentTypeError(f"{text!r}: give two tempi in strokes a minute, "
+                                         f"START:END, e.g. 60:100{reason}") from None
+
+
+def _ramped(patterns: list[Pattern], args: argparse.Namespace) -> Performance:
+    """The :func:`~guji.timing.layout.ramp` of the command line."""
+    from ...timing.layout import ramp
+    if args.interval is not None or getattr(args, "bpm_interval", None) is not None:
+        raise UsageError("--ramp gives the tempo of every pass: leave out --interval and --bpm")
+    if getattr(args, "stack", False):
+        raise UsageError("--ramp plays patterns one after another: leave out --stack")
+    start, end = args.ramp
+    return ramp(patterns, timing_from_args(args), start, end,
+                gap=getattr(args, "gap", DEFAULT_GAP_STEPS), names=variant_names(patterns))
 
 
 def typed_command(args: argparse.Namespace, command: str) -> list[str]:
@@ -204,4 +242,4 @@ def _layout(channels: int) -> str:
 __all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "file_advice",
            "typed_command",
            "kit_from_args", "rate_from_args", "add_sequence_options", "add_mute_options", "mute_from_args",
-           "performance_from_args"]
+           "performance_from_args", "add_ramp_option"]

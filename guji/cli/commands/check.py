@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ._audio import performance_from_args
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json)
 from ._audio import gap_steps
+from ...errors import UsageError
+from ...files import destination
 from ...timing.layout import DEFAULT_GAP_STEPS
+from ..reports import wrote
 
 
 def register(subparsers) -> None:
@@ -21,13 +25,20 @@ def register(subparsers) -> None:
                     "missing and hits extra; then the strokes right, the mean and spread of the "
                     "deviation, rushing or dragging, and the worst places. The first hit anchors "
                     "time: it plays the first event (the first count-in click with --count-in, "
-                    "which the recording then holds).")
+                    "which the recording then holds). Without --interval or --bpm the tempo is "
+                    "found from the recording (and said).")
     p.add_argument("recording", metavar="RECORDING", help="the recording (.wav, .flac, .ogg)")
     p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2")
     add_timing_options(p)
     p.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
                    help=f"with several patterns, empty grid steps between them "
                         f"(default {DEFAULT_GAP_STEPS}, as render and play)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="also draw the report: FILE.svg, or FILE.png through a headless "
+                        "Chromium (each stroke's deviation along the pattern, its glyph on the "
+                        "axis; wrong drums, missing and extra strokes marked)")
+    p.add_argument("--scale", type=float, default=2.0, metavar="N",
+                   help="PNG pixels per drawing pixel (default 2)")
     add_json_option(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -38,12 +49,70 @@ def run(args: argparse.Namespace) -> int:
     from ...practice.pairing import pair
     from ...practice.report import report_json, report_text
     from ...practice.transcribe import transcribe
-    performance = performance_from_args(load_patterns(args.ids, args), args)  # limits checked
+    kind = _picture_kind(args)                       # checked before any work
+    patterns = load_patterns(args.ids, args)
+    performance = performance_from_args(patterns, args)  # limits checked
     events = expected_events(performance)
     heard = transcribe(args.recording)
+    tempo = _tempo(args, events, heard.hits, performance.interval)
+    if tempo.found:
+        args.interval = tempo.interval
+        performance = performance_from_args(patterns, args)  # checked again at that tempo
+        events = expected_events(performance)
     pairing = pair(events, heard.hits, performance.interval)
+    if kind:
+        _draw(pairing, args, kind, tempo.found)
     if args.json:
-        print_json(report_json(pairing, args.recording, list(args.ids)))
+        print_json(report_json(pairing, args.recording, list(args.ids), tempo))
     else:
-        sys.stdout.write(report_text(pairing, args.recording))
+        sys.stdout.write(report_text(pairing, args.recording, tempo))
     return 0
+
+
+def _tempo(args, events, hits, interval: float):
+    """The :class:`~guji.practice.report.TempoUsed`: --interval/--bpm as given, else
+    found from the hits (:func:`guji.practice.tempo.find_tempo`), else the default."""
+    from ...practice.report import TempoUsed
+    from ...practice.tempo import find_tempo
+    from ...timing.score import check_interval
+    if args.interval is not None or args.bpm_interval is not None:
+        return TempoUsed("given", interval, interval, interval)
+    found = find_tempo(events, hits)
+    if found is None:
+        return TempoUsed("default", interval, interval, interval)
+    try:
+        check_interval(found.interval)
+    except UsageError as e:
+        raise UsageError(f"{args.recording}: the tempo found ({e}); give --interval or --bpm") \
+            from None
+    return TempoUsed("found", found.interval, found.start_interval, found.end_interval)
+
+
+def _picture_kind(args) -> str | None:
+    """``svg``/``png`` from -o's extension (``None`` without -o); the
+    destination checked now, before the recording is heard."""
+    if args.output is None:
+        return None
+    suffix = Path(args.output).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"cannot draw the report to {args.output!r}: "
+                         "the file name must end in .svg or .png")
+    if not 0.25 <= args.scale <= 8:
+        raise UsageError(f"--scale must be between 0.25 and 8, not {args.scale:g}")
+    destination(args.output)
+    return suffix[1:]
+
+
+def _draw(pairing, args, kind: str, curve: bool) -> None:
+    from ...practice.picture import report_drawing
+    from ...practice.report import rows, summarise
+    from ...views.draw import write_svg
+    from ...views.png import svg_to_png
+    table = rows(pairing)
+    picture = report_drawing(table, summarise(pairing, table, curve),
+                             f"{Path(args.recording).name} against {' '.join(args.ids)}")
+    if kind == "svg":
+        path = write_svg(args.output, picture.svg(xml_declaration=True))
+    else:
+        path = svg_to_png(picture, args.output, scale=args.scale)
+    wrote(path, f"the report as a picture ({len(table)} rows)")

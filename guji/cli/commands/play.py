@@ -15,7 +15,7 @@ import threading
 
 from ...errors import GujiError, UsageError
 from ...sound.devices import AudioDeviceError
-from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
+from ._audio import (add_ramp_option, add_audio_options, add_mute_options, add_sequence_options,
                      audio_options_from_args, file_advice, performance_from_args,
                      typed_command)
 from ._common import add_input_options, add_timing_options, checked, load_patterns
@@ -52,6 +52,7 @@ def register(subparsers) -> None:
                         'start), "part", "pass", "position", "loop"}')
     _add_midi_out_options(p)
     add_timing_options(p)
+    add_ramp_option(p)
     add_sequence_options(p)
     add_mute_options(p)
     add_audio_options(p)

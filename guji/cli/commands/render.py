@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..reports import wrote
-from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
+from ._audio import (add_ramp_option, add_audio_options, add_mute_options, add_sequence_options,
                      audio_options_from_args, audio_summary, performance_from_args)
 from ._common import add_input_options, add_timing_options, load_patterns
 
@@ -31,6 +31,7 @@ def register(subparsers) -> None:
     p.add_argument("--bits", choices=_BITS,
                    help="sample format: 16 (default), 24 (WAV, FLAC) or float (WAV)")
     add_timing_options(p)
+    add_ramp_option(p)
     add_sequence_options(p)
     add_mute_options(p)
     add_audio_options(p)

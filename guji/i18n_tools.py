@@ -35,11 +35,22 @@ def _guji_files() -> list[Path]:
             if p.name != "i18n_tools.py" and str(p.relative_to(PACKAGE)) not in skip]
 
 
-#: Files whose messages are the page side's (domain ``page``), not the command line's.
-PAGE_FILES: tuple[str, ...] = ()
+#: Files whose messages are the page side's (domain ``page``), not the command line's:
+#: every module taking its words from :mod:`guji.page_words`, and the studio's page and script.
+PAGE_FILES: tuple[str, ...] = (
+    "page_words.py", "text/reading/names.py", "sheet/texts.py", "views/legend.py",
+    "views/page_html.py", "views/source.py", "views/timeline.py", "studio/words.py",
+    "studio/assets/index.html", "studio/assets/studio.js")
+
+
+def _page_files() -> list[Path]:
+    return [PACKAGE / name for name in PAGE_FILES]
+
+
 #: domain → a function listing its source files, and its keywords.
 DOMAINS = {
     "guji": (_guji_files, KEYWORDS),
+    "page": (_page_files, {**KEYWORDS, "T": None, "TN": (1, 2)}),
     "argparse": (lambda: [Path(_argparse_module.__file__)],
                  {"_": None, "ngettext": (1, 2)}),
 }
@@ -53,12 +64,20 @@ def extract(domain: str):
     catalog = Catalog(project="guji", domain=domain, charset="utf-8", copyright_holder="the guji authors",
                       msgid_bugs_address="", fuzzy=False)
     for path in files():
+        method = {".js": "javascript", ".html": extract_template}.get(path.suffix, "python")
         for line, message, comments, context in extract_from_file(
-                "python", str(path), keywords=keywords, comment_tags=("TRANSLATORS:",)):
+                method, str(path), keywords=keywords, comment_tags=("TRANSLATORS:",)):
             where = _where(path)
             catalog.add(message, locations=[(where, line)], auto_comments=comments,
                         context=context, flags=_flags(message))
     return catalog
+
+
+def extract_template(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for the studio's page: each ``{{_ message}}`` (one line)."""
+    for number, line in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
+        for found in re.finditer(r"\{\{_ (.+?)\}\}", line):
+            yield number, "_", found.group(1), []
 
 
 def _where(path: Path) -> str:

@@ -23,22 +23,7 @@ language may be chosen after the modules are loaded.
 
 from __future__ import annotations
 
-import gettext
-import os
-from functools import lru_cache
-from pathlib import Path
-
-LOCALE = Path(__file__).resolve().parent / "locale"
-
-
-def _current() -> str:           # provisional, until guji.i18n is merged
-    value = os.environ.get("GUJI_LANG", "")
-    return value if value in ("zh-Hant", "zh-Hans") else "en"
-
-
-@lru_cache(maxsize=None)
-def _translator(lang: str) -> gettext.NullTranslations:
-    return gettext.translation(DOMAIN, LOCALE, languages=[lang], fallback=True)
+from . import i18n
 
 #: The gettext domain of what a reader looks at.
 DOMAIN = "page"
@@ -46,12 +31,12 @@ DOMAIN = "page"
 
 def _(message: str) -> str:
     """*message* in the chosen language (itself in English, or when not translated)."""
-    return _translator(_current()).gettext(message)
+    return i18n.translator(DOMAIN).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of *singular*/*plural* for *n* in the chosen language."""
-    return _translator(_current()).ngettext(singular, plural, n)
+    return i18n.translator(DOMAIN).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
@@ -61,7 +46,7 @@ def N_(message: str) -> str:
 
 def html_lang() -> str:
     """``zh-Hant``, ``zh-Hans`` or ``en``: the language the words are in."""
-    return _current()
+    return i18n.language()
 
 
 def is_chinese() -> bool:

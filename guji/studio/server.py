@@ -38,6 +38,7 @@ from .. import limits
 from ..errors import GujiError
 from .documents import Library, editions_json, reading_json
 from .exports import run_export
+from . import words
 from .guard import new_token, refusal
 from .views import Request, mode_wav, reading_wav, view_json
 
@@ -149,7 +150,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def _page(h: Handler, query) -> None:
-    page = asset("index.html").decode("utf-8").replace("{{TOKEN}}", h.server.token)
+    page = words.page(asset("index.html").decode("utf-8"), h.server.token)
     h.send(200, page.encode("utf-8"), "text/html; charset=utf-8")
 
 

@@ -22,6 +22,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import i18n
 from ..errors import UsageError
 from ..compare import MODES
 from .documents import Library
@@ -87,7 +88,9 @@ def run_export(library: Library, request: Request, kind: str, mode: str | None) 
         name = "guji-" + ("-".join(i.split("@")[0].replace(":", "") for i in ids))[:60]
         output = f"{name}.{ext}"
         args = export_command(ids, request, kind, mode, str(Path(tmp) / output))
-        done = subprocess.run([sys.executable, "-m", "guji", *args], cwd=tmp,
+        # in the studio's language: a page, a sheet's credits, a drawing's legend
+        done = subprocess.run([sys.executable, "-m", "guji", "--lang", i18n.language(), *args],
+                              cwd=tmp,
                               capture_output=True, timeout=TIMEOUT)
         if done.returncode != 0:
             lines = done.stderr.decode("utf-8", "replace").strip().splitlines()

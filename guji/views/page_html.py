@@ -171,7 +171,8 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
         f"{source_text(p.notation())}</li>\n" for i, p in enumerate(patterns)) + "</ul>\n")
     out.append(f'<p class="note">{prose(played_as(timing))}</p>\n')
     out += _pictures(patterns)
-    out.append(f"<h2>{prose(_('Listen'))}</h2>\n")
+    listen = _("Listen")
+    out.append(f"<h2>{prose(listen)}</h2>\n")
     out += [_player_html(t) for t in tracks]
     made = _("Made with guji {version}: the 投壺 drum scores of the 禮記.")
     out.append(f'<p class="note">{prose(made.format(version=__version__))}</p>\n</main>\n')
@@ -183,14 +184,14 @@ def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Tra
 
 def _pictures(patterns: list[Pattern]) -> list[str]:
     """The two drawings, then each variant's alignment with A."""
-    out = [f"<h2>{prose(_('As the sources write them'))}</h2>\n",
+    words = (_("As the sources write them"), _("The patterns as the sources write them"),
+             _("Aligned"), _("The aligned timeline"))
+    out = [f"<h2>{prose(words[0])}</h2>\n",
            '<figure class="picture" id="source" tabindex="0" role="region" '
-           f'aria-label="{e(_("The patterns as the sources write them"))}">\n'
-           + source_drawing(patterns).svg() + "</figure>\n",
-           f"<h2>{prose(_('Aligned'))}</h2>\n",
+           f'aria-label="{e(words[1])}">\n' + source_drawing(patterns).svg() + "</figure>\n",
+           f"<h2>{prose(words[2])}</h2>\n",
            '<figure class="picture" id="timeline" tabindex="0" role="region" '
-           f'aria-label="{e(_("The aligned timeline"))}">\n'
-           + timeline_drawing(patterns).svg() + "</figure>\n"]
+           f'aria-label="{e(words[3])}">\n' + timeline_drawing(patterns).svg() + "</figure>\n"]
     for i, p in enumerate(patterns[1:], start=1):
         letter = LETTERS[i % 26]
         heading = _("A against {letter}: {summary}").format(

@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parent
 LOCALE = PACKAGE / "locale"
 LOCALES = ("zh_Hant", "zh_Hans")
 #: Babel's keywords: _(), N_(), ngettext(), pgettext() (Babel's defaults).
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def _guji_files() -> list[Path]:

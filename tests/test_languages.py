@@ -76,7 +76,9 @@ def test_json_is_the_same_bytes_in_every_language(tmp_path, argv):
 
 
 #: Words allowed in a Chinese --help: option names, metavars, ids, formats, tools.
-_LATIN = re.compile(r"[A-Za-z][A-Za-z'’]*(?:\s+[A-Za-z][A-Za-z'’]*){3,}")
+_LATIN = re.compile(r"[A-Za-z][\w'’.-]*(?:\s+[A-Za-z][\w'’.-]*){3,}")
+#: A command line quoted in the help (the words of a program, not a sentence).
+_COMMANDS = ("guji ", "python ", "apt-get ", "brew ", "pip ", "man ")
 
 
 def english_sentences(text: str) -> list[str]:
@@ -92,4 +94,21 @@ def english_sentences(text: str) -> list[str]:
 
 
 def _code(words: str) -> bool:
-    return words.startswith(("guji ", "python ")) or words.isupper()
+    return words.startswith(_COMMANDS) or words.isupper()
+
+
+def test_every_commands_help_in_zh_hans_has_no_english_sentence(tmp_path):
+    from guji.cli.main import COMMANDS
+    left = {}
+    for command in ("", *COMMANDS):
+        argv = ["--lang", "zh-Hans", *([command] if command else []), "--help"]
+        done = runner.guji(argv, tmp_path)
+        assert done.returncode == 0, done.stderr
+        text = done.stdout.decode("utf-8")
+        assert text.startswith("用法：guji")
+        found = english_sentences(text)
+        if found:
+            left[command or "guji"] = found
+    assert left == {}
+    english = runner.guji(["--lang", "en", "scan", "--help"], tmp_path).stdout.decode()
+    assert "find the drum diagrams in a text file" in " ".join(english_sentences(english)).lower()

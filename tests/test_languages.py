@@ -112,3 +112,35 @@ def test_every_commands_help_in_zh_hans_has_no_english_sentence(tmp_path):
     assert left == {}
     english = runner.guji(["--lang", "en", "scan", "--help"], tmp_path).stdout.decode()
     assert "find the drum diagrams in a text file" in " ".join(english_sentences(english)).lower()
+
+
+README_NAMES = ("README.md", "README.zh-Hant.md", "README.zh-Hans.md")
+
+
+def test_three_readmes_linked_from_their_first_lines_with_the_same_two_commands():
+    root = Path(__file__).resolve().parents[1]
+    texts = {name: (root / name).read_text(encoding="utf-8") for name in README_NAMES}
+    commands = {}
+    for name, text in texts.items():
+        first = text.splitlines()[0]
+        others = [n for n in README_NAMES if n != name]
+        assert all(f"]({n})" in first for n in others), (name, first)
+        commands[name] = re.findall(r"```sh\n(.*?)```", text, re.S)[:2]
+    assert commands["README.zh-Hant.md"] == commands["README.md"] == commands["README.zh-Hans.md"]
+    assert len(commands["README.md"]) == 2
+
+
+def test_the_translations_keep_the_glossarys_terms():
+    """Where a message's English has a glossary word, its zh-Hant has the term."""
+    from guji.i18n_tools import po_path, read
+    terms = {"variant note": ("異文注",), "count-in": ("預備拍",), "edition": ("版本", "校勘本"),
+             "touhu": ("投壺",), "pattern id": ("圖號",), "witness": ("本",), "collate": ("校勘",)}
+    catalog = read(po_path("guji", "zh_Hant"), "zh_Hant")
+    wrong = []
+    for message in catalog:
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        chinese = message.string if isinstance(message.string, str) else message.string[0]
+        for word, term in terms.items():
+            if english and re.search(rf"(?<!guji )(?<![-\w]){re.escape(word)}\b", english) and not any(t in chinese for t in term):
+                wrong.append((word, english[:60]))
+    assert wrong == []

@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parent
 LOCALE = PACKAGE / "locale"
 LOCALES = ("zh_Hant", "zh_Hans")
 #: Babel's keywords: _(), N_(), ngettext(), pgettext() (Babel's defaults).
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def _guji_files() -> list[Path]:
@@ -146,7 +146,7 @@ def compile_all() -> list[Path]:
     return written
 
 
-_BRACES = re.compile(r"\{[^{}]*\}")
+_BRACES = re.compile(r"\{\w*(?:![rsa])?(?::[^{}]*)?\}")
 
 
 def placeholders(text: str) -> list[str]:
@@ -228,7 +228,12 @@ def simplify(domain: str) -> int:
 
 
 #: Words OpenCC leaves in Taiwan's usage, in the mainland's (read over in review).
-MAINLAND = {"预设": "默认", "列印": "打印", "萤幕": "屏幕", "伺服器": "服务器", "执行绪": "线程"}
+MAINLAND = {"预设": "默认", "列印": "打印", "萤幕": "屏幕", "伺服器": "服务器", "执行绪": "线程",
+            "副档名": "扩展名", "档名": "文件名", "文本档": "文本文件", "档案": "文件", "档": "文件",
+            "终端机": "终端", "空白键": "空格键", "反白": "高亮显示", "行程": "进程", "位元组": "字节",
+            "印出": "输出", "连接埠": "端口", "离开": "退出",
+            "音效卡": "声卡", "附加套件": "附加组件", "数位音讯": "数字音频", "音讯": "音频",
+            "在线": "线上"}   # OpenCC reads 線上 as "online"
 
 
 def _mainland(text: str) -> str:

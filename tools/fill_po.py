@@ -1,6 +1,6 @@
 """Fill a catalog's translations from a table (a translator's aid).
 
-    python tools/fill_po.py DOMAIN TABLE.py     # TABLE.py: T = {msgid: zh-Hant text, ...}
+    python tools/fill_po.py DOMAIN TABLE.py     # TABLE.py: T = {msgid or (context, msgid): zh-Hant text, ...}
 
 Writes each zh-Hant translation into guji/locale/zh_Hant/LC_MESSAGES/DOMAIN.po
 (plural messages: the one Chinese form) and leaves zh_Hans to
@@ -22,6 +22,8 @@ def main(domain: str, table: str) -> None:
     filled = 0
     for message in catalog:
         key = message.id if isinstance(message.id, str) else message.id[0]
+        if message.context:
+            key = (message.context, key)
         if message.id and key in wanted:
             text = wanted[key]
             message.string = [text] if isinstance(message.id, (list, tuple)) else text

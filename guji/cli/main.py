@@ -52,6 +52,9 @@ class CommandParser(ArgumentParser):
         if self._intermixing:            # Python < 3.12.7: the intermixed parse calls back here
             return super().parse_known_args(args, namespace)
         self._intermixing = True
+        saved = self.usage
+        if saved is None:        # argparse would cut 7 characters, len('usage: '), off any language's
+            self.usage = self.format_usage()[len(i18n.translator("argparse").gettext("usage: ")):].rstrip("\n")
         try:
             namespace, extras = self.parse_known_intermixed_args(args, namespace)
         except Exception:
@@ -59,6 +62,7 @@ class CommandParser(ArgumentParser):
             raise
         finally:
             self._intermixing = False
+            self.usage = saved
         if extras:
             self.error(_("unrecognized arguments: {arguments}").format(arguments=" ".join(extras)))
         return namespace, extras
@@ -100,7 +104,7 @@ def build_parser(argv: list[str] | None = None) -> ArgumentParser:
 def report(error: GujiError, args: argparse.Namespace | None = None) -> None:
     """Print a user error: one line, plus the caret display for notation errors.
     A limit ``--force`` lifts says so, where the command has ``--force``."""
-    line = f"guji: {error}"
+    line = _("guji: {message}").format(message=error)
     if (isinstance(error, LimitError) and error.forcible
             and getattr(args, "force", None) is not None):
         line += _(" (--force lifts the limit)")

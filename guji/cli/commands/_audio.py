@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from ...i18n import _
 from ...defaults import RATE
 from ...errors import UsageError
 from ...text.reading.names import variant_names
@@ -28,20 +29,20 @@ DEFAULT_RATE = RATE
 
 def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True) -> None:
     """--kit, --rate, --channels (unless *channels* is False) and --pan."""
-    g = parser.add_argument_group("sound")
+    g = parser.add_argument_group(_("sound"))
     g.add_argument("--kit", metavar="DIR_OR_TOML",
-                   help="the voices: a kit file (.toml: voice parameters and/or recordings) or a "
+                   help=_("the voices: a kit file (.toml: voice parameters and/or recordings) or a "
                         "directory of recordings small.wav and big.wav (鼙 and 鼓; WAV, FLAC or "
-                        "OGG, any rate); default: the synthesised kit")
+                        "OGG, any rate); default: the synthesised kit"))
     g.add_argument("--rate", type=checked(_check_rate, int, "a whole number of Hz"),
                    default=DEFAULT_RATE, metavar="HZ",
-                   help=f"sample rate (default {DEFAULT_RATE})")
+                   help=_('sample rate (default {default_rate})').format(default_rate=DEFAULT_RATE))
     if channels:
         g.add_argument("--channels", type=int, choices=(1, 2), default=2,
-                       help="1 (mono) or 2 (stereo, with a pan per drum; default)")
+                       help=_("1 (mono) or 2 (stereo, with a pan per drum; default)"))
     g.add_argument("--pan", action="append", default=[], metavar="VOICE=PAN",
-                   help="place a voice from -1 (left) to 1 (right), e.g. --pan 鼙=-0.5 --pan "
-                        "big=0.5 (voices: small/鼙, big/鼓, click, cue); overrides the kit")
+                   help=_("place a voice from -1 (left) to 1 (right), e.g. --pan 鼙=-0.5 --pan "
+                        "big=0.5 (voices: small/鼙, big/鼓, click, cue); overrides the kit"))
 
 
 def kit_from_args(args: argparse.Namespace):
@@ -85,11 +86,10 @@ def audio_options_from_args(args: argparse.Namespace) -> dict:
 def add_sequence_options(parser: argparse.ArgumentParser) -> None:
     """--gap and --stack: how several patterns given together are laid out."""
     parser.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
-                        help=f"with several patterns, empty grid steps between one pattern's "
-                             f"last stroke's step and the next pattern (default {DEFAULT_GAP_STEPS})")
+                        help=_("with several patterns, empty grid steps between one pattern's last stroke's step and the next pattern (default {default_gap_steps})").format(default_gap_steps=DEFAULT_GAP_STEPS))
     parser.add_argument("--stack", action="store_true",
-                        help="with several patterns, play them all at once instead of one "
-                             "after another")
+                        help=_("with several patterns, play them all at once instead of one "
+                             "after another"))
 
 
 def gap_steps(text: str) -> int:
@@ -103,16 +103,16 @@ def gap_steps(text: str) -> int:
 
 def add_mute_options(parser: argparse.ArgumentParser) -> None:
     """--mute and --solo (one drum left out, or only one kept) and --ghost."""
-    g = parser.add_argument_group("minus-one (practise one drum against the other)")
+    g = parser.add_argument_group(_("minus-one (practise one drum against the other)"))
     which = g.add_mutually_exclusive_group()
     drum = checked(_one_drum, str, "a drum")
     which.add_argument("--mute", type=drum, metavar="DRUM",
-                       help="leave one drum out: 鼙 (small, pi, ○) or 鼓 (big, gu, □)")
+                       help=_("leave one drum out: 鼙 (small, pi, ○) or 鼓 (big, gu, □)"))
     which.add_argument("--solo", type=drum, metavar="DRUM",
-                       help="keep only one drum: 鼙 (small, pi, ○) or 鼓 (big, gu, □)")
+                       help=_("keep only one drum: 鼙 (small, pi, ○) or 鼓 (big, gu, □)"))
     g.add_argument("--ghost", choices=("none", "click"), default="none",
-                   help="what the left-out drum's strokes become: nothing (default) or the "
-                        "count-in click, to keep your place")
+                   help=_("what the left-out drum's strokes become: nothing (default) or the "
+                        "count-in click, to keep your place"))
 
 
 def _one_drum(name: str) -> Voice:

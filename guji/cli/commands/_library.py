@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from ...i18n import _
 from ...errors import UsageError, escape_controls
 from ...limits import size_text
 from ...text.reading.library import FileScan, Skipped, scan_files, walk
@@ -16,14 +17,14 @@ from ..terminal import unescaped
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include", action="append", default=[], metavar="GLOB",
-                        help="in folders, scan only files whose name or path below the folder "
-                             "matches GLOB (e.g. '*.txt'; may be repeated)")
+                        help=_("in folders, scan only files whose name or path below the folder "
+                             "matches GLOB (e.g. '*.txt'; may be repeated)"))
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                        help="in folders, skip files and folders whose name or path matches "
-                             "GLOB (may be repeated)")
+                        help=_("in folders, skip files and folders whose name or path matches "
+                             "GLOB (may be repeated)"))
     parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                        help="processes scanning a library (default: one a core); for one big "
-                             "file, processes mapping it (default 1: less memory)")
+                        help=_("processes scanning a library (default: one a core); for one big "
+                             "file, processes mapping it (default 1: less memory)"))
 
 
 def _jobs(text: str) -> int:

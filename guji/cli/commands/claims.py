@@ -5,23 +5,24 @@ from __future__ import annotations
 import os
 import sys
 
+from ...i18n import _
 from ...text.collation.corpus import file_text, shipped_text
 from ...text.reading.editions import editions
 from ._common import add_input_options, add_json_option, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("claims", help="the stroke counts a text's commentary states, checked "
-                                      "against its own diagrams",
-                       description="Read the count claims a text states near its diagrams "
+    p = sub.add_parser("claims", help=_("the stroke counts a text's commentary states, checked "
+                                      "against its own diagrams"),
+                       description=_("Read the count claims a text states near its diagrams "
                                    "(徐伯鲁: 前图鼙声七鼔声五此鲁鼓之半也…; or 魯則圜十三方十…: "
                                    "圜 round = 鼙, 方 square = 鼓; 上/前 the first diagram, 此/後 "
                                    "the second; 半 the half, 全 the whole) and hold each against "
                                    "the text's own reading of that pattern. Counts no score "
-                                   "names are warned about on stderr.",
-                       epilog="Examples: guji claims chapter.txt; guji claims lijing-benyi --json")
+                                   "names are warned about on stderr."),
+                       epilog=_("Examples: guji claims chapter.txt; guji claims lijing-benyi --json"))
     p.add_argument("file", metavar="FILE",
-                   help="a text file (or a shipped edition's slug, e.g. lijing-benyi)")
+                   help=_("a text file (or a shipped edition's slug, e.g. lijing-benyi)"))
     add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ...i18n import _
 from ...errors import UsageError, display_width
 from ...text.collation.collate import Collation, collate
 from ...text.collation.corpus import texts
@@ -18,9 +19,9 @@ HALF_GAP = "\u3000"   # as wide as 半
 
 
 def register(sub) -> None:
-    p = sub.add_parser("collate", help="align, group and check every edition's reading of "
-                                       "each pattern",
-                       description="Collate the four patterns over the shipped editions and "
+    p = sub.add_parser("collate", help=_("align, group and check every edition's reading of "
+                                       "each pattern"),
+                       description=_("Collate the four patterns over the shipped editions and "
                                    "any text files given (each file an edition named by its "
                                    "file's stem; in folders, every file holding patterns): the readings aligned stroke by stroke, with "
                                    "the witnesses of their variant notes as readings of their "
@@ -28,18 +29,18 @@ def register(sub) -> None:
                                    "whole reading, largest first, the others' differences in "
                                    "words); and every reading's counts of 鼙 and 鼓 held "
                                    "against every count claim any of the texts states "
-                                   "(徐伯鲁's, in 礼经本义, among them).",
-                       epilog="Examples: guji collate; guji collate yishu.txt jishuo.txt; "
-                              "guji collate --only a.txt b.txt --json")
+                                   "(徐伯鲁's, in 礼经本义, among them)."),
+                       epilog=_("Examples: guji collate; guji collate yishu.txt jishuo.txt; "
+                              "guji collate --only a.txt b.txt --json"))
     p.add_argument("files", nargs="*", metavar="PATH",
-                   help="text files to collate, each an edition named by its file's stem; "
-                        "or folders: every file in them holding patterns (a library scan)")
+                   help=_("text files to collate, each an edition named by its file's stem; "
+                        "or folders: every file in them holding patterns (a library scan)"))
     p.add_argument("--only", action="store_true",
-                   help="collate only the files given, not the shipped editions")
+                   help=_("collate only the files given, not the shipped editions"))
     add_base_option(p)
     p.add_argument("--format", choices=("text", "json", "csv", "tsv"), default="text",
-                   help="text (default); json (as --json: every reading with its id, locus and "
-                        "notes); csv or tsv: the apparatus, one row per place of variation")
+                   help=_("text (default); json (as --json: every reading with its id, locus and "
+                        "notes); csv or tsv: the apparatus, one row per place of variation"))
     add_input_options(p)
     add_library_options(p)
     add_json_option(p)
@@ -49,8 +50,8 @@ def register(sub) -> None:
 def add_base_option(p) -> None:
     """--base NAME: the base reading of a collation (guji collate, guji edition)."""
     p.add_argument("--base", metavar="NAME",
-                   help="the base reading: an edition's slug, a file's stem, or NAME~WITNESS "
-                        "(default: the first text's)")
+                   help=_("the base reading: an edition's slug, a file's stem, or NAME~WITNESS "
+                        "(default: the first text's)"))
 
 
 def run(args) -> int:

@@ -25,6 +25,7 @@ import os
 import sys
 from pathlib import Path
 
+from ...i18n import _
 from ...files import destination
 from ...temporary import staged
 from ...midi import write_midi
@@ -44,26 +45,26 @@ MIDI_SUFFIXES = (".mid", ".midi")
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="hear readings against each other: in sequence, alternating, in stereo, "
-                        "or one with its differences marked",
-        description="Compare two or more patterns by ear. sequence: A, a short gap with a soft "
+        "compare", help=_("hear readings against each other: in sequence, alternating, in stereo, "
+                        "or one with its differences marked"),
+        description=_("Compare two or more patterns by ear. sequence: A, a short gap with a soft "
                     "bell, then B; alternate: pass by pass, A then B, for --repeat rounds; "
                     "stereo: A in the left ear and B in the right on one grid; diff: A with a "
                     "soft bell on every stroke where another reading differs, the differences "
                     "listed with their times. Plays on the sound device, or writes audio (and "
-                    "MIDI alongside) with -o.",
-        epilog="Examples: guji compare lu:1 lu:1@wuli-tongkao --mode stereo --rite she; "
+                    "MIDI alongside) with -o."),
+        epilog=_("Examples: guji compare lu:1 lu:1@wuli-tongkao --mode stereo --rite she; "
                "guji compare xue:2 xue:2@lijing-benyi --mode diff --rite she -o diff.wav; "
-               "guji compare lu:1 xue:1 --mode alternate --repeat 3 -o alt.mid")
-    p.add_argument("ids", nargs="+", metavar="ID", help="two or more pattern ids, A first")
+               "guji compare lu:1 xue:1 --mode alternate --repeat 3 -o alt.mid"))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("two or more pattern ids, A first"))
     p.add_argument("--mode", choices=MODES, default="sequence",
-                   help="how to lay the readings out (default: sequence)")
+                   help=_("how to lay the readings out (default: sequence)"))
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write instead of playing: FILE.mid writes MIDI only; an audio file "
+                   help=_("write instead of playing: FILE.mid writes MIDI only; an audio file "
                         "(FILE.wav, .flac, .ogg …) writes the audio and FILE.mid alongside; a "
-                        "device or pipe (or '-', standard output) gets the audio only, WAV")
+                        "device or pipe (or '-', standard output) gets the audio only, WAV"))
     p.add_argument("--no-midi", action="store_true",
-                   help="with an audio -o, do not write the MIDI file alongside")
+                   help=_("with an audio -o, do not write the MIDI file alongside"))
     add_json_option(p)
     add_timing_options(p)
     add_audio_options(p)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...i18n import _
 from ...text.reading.editions import default_edition, scan_edition
 from ...text.reading.names import file_stem
 from ...timing.layout import perform
@@ -22,18 +23,18 @@ DEFAULT_DIR = "guji-out"
 
 
 def register(sub) -> None:
-    p = sub.add_parser("demo", help="play the shipped patterns, or write their audio and MIDI",
-                       description="The main job: play the four shipped patterns of an edition "
+    p = sub.add_parser("demo", help=_("play the shipped patterns, or write their audio and MIDI"),
+                       description=_("The main job: play the four shipped patterns of an edition "
                                    "(魯鼓 and 薛鼓, diagrams 1 and 2) one after another. Without a "
                                    "sound device, write their audio (WAV) and MIDI instead, and "
-                                   "say where.")
+                                   "say where."))
     p.add_argument("-o", "--output", default=DEFAULT_DIR, metavar="DIR",
-                   help=f"where files are written when nothing can play (default {DEFAULT_DIR}/)")
+                   help=_('where files are written when nothing can play (default {default_dir}/)').format(default_dir=DEFAULT_DIR))
     p.add_argument("--write", action="store_true",
-                   help="write the files even where a sound device exists")
+                   help=_("write the files even where a sound device exists"))
     p.add_argument("--edition", default=None, metavar="SLUG",
-                   help="which shipped edition (default: the 禮記正義, liji-zhengyi; see guji list)")
-    p.add_argument("--device", metavar="DEVICE", help="output device (see 'guji devices')")
+                   help=_("which shipped edition (default: the 禮記正義, liji-zhengyi; see guji list)"))
+    p.add_argument("--device", metavar="DEVICE", help=_("output device (see 'guji devices')"))
     add_timing_options(p)
     add_sequence_options(p)
     add_audio_options(p)
@@ -82,7 +83,7 @@ def write_files(patterns, parts, options, args) -> int:
     from ...temporary import staged
     from ..reports import midi_summary, wrote
 
-    out, _ = make_folder(args.output, parents=True)
+    out, _made = make_folder(args.output, parents=True)
     written = []
     with staged(out) as stage:      # the folder's files replaced as a whole, or not at all
         for pattern in [*patterns, None]:

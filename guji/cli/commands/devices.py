@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from ...i18n import _
 from ._common import add_json_option, print_json
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "devices", help="list audio output devices",
-        description="List the audio output devices PortAudio sees; '*' marks the default. "
-                    "Give the index or part of the name to 'guji play --device'.")
+        "devices", help=_("list audio output devices"),
+        description=_("List the audio output devices PortAudio sees; '*' marks the default. "
+                    "Give the index or part of the name to 'guji play --device'."))
     add_json_option(p)
     p.set_defaults(func=run)
 

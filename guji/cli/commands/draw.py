@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...i18n import _
 from ...views.draw import VIEWS, drawing, write_svg
 from ...views.png import svg_to_png
 from ...errors import UsageError
@@ -20,22 +21,22 @@ from ._common import add_input_options, load_patterns
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "draw", help="draw patterns as the source writes them, and as an aligned timeline",
-        description="Draw one or more patterns: as the sources write them (vertical columns "
+        "draw", help=_("draw patterns as the source writes them, and as an aligned timeline"),
+        description=_("Draw one or more patterns: as the sources write them (vertical columns "
                     "read right to left, labels where the edition puts them) and as a piano "
                     "roll on one aligned grid with the differences from the first pattern "
-                    "highlighted. Writes SVG, or PNG through a headless Chromium.")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu:1 lu:1@wuli-tongkao")
+                    "highlighted. Writes SVG, or PNG through a headless Chromium."))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu:1 lu:1@wuli-tongkao"))
     p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="FILE.svg or FILE.png ('-' writes to standard output; a device or "
-                        "pipe is written directly)")
+                   help=_("FILE.svg or FILE.png ('-' writes to standard output; a device or "
+                        "pipe is written directly)"))
     p.add_argument("--format", choices=("svg", "png"),
-                   help="picture format (default: from the extension; svg without one)")
+                   help=_("picture format (default: from the extension; svg without one)"))
     p.add_argument("--view", choices=VIEWS, default="both",
-                   help="source: the columns as written; timeline: the aligned piano roll; "
-                        "both (default): the columns above the timeline")
+                   help=_("source: the columns as written; timeline: the aligned piano roll; "
+                        "both (default): the columns above the timeline"))
     p.add_argument("--scale", type=float, default=2.0, metavar="N",
-                   help="PNG pixels per drawing pixel (default 2)")
+                   help=_("PNG pixels per drawing pixel (default 2)"))
     add_input_options(p)
     p.set_defaults(func=run)
 

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from ...i18n import _
 from ...errors import UsageError
 from ...text.reading.editions import PatternId
 from ._common import add_input_options
@@ -13,28 +14,28 @@ from .collate import add_base_option
 
 
 def register(sub) -> None:
-    p = sub.add_parser("edition", help="write a critical edition of the patterns as MEI",
-                       description="Write one MEI 4.0.1 document (Music Encoding Initiative) "
+    p = sub.add_parser("edition", help=_("write a critical edition of the patterns as MEI"),
+                       description=_("Write one MEI 4.0.1 document (Music Encoding Initiative) "
                                    "of the chosen patterns across the witnesses: the base "
                                    "reading as <lem>, an <app> at every place where a witness "
                                    "differs, one <rdg source> per distinct reading, a <source> "
                                    "per witness with its bibliographic description, the "
                                    "variant notes and the count claims as <annot>. verovio "
                                    "engraves it and plays any reading; guji plays them too: "
-                                   "guji midi 'lu:1@FILE.mei~wuli-tongkao'.",
-                       epilog="Examples: guji edition -o tuohu.mei; guji edition lu:1 xue:1 "
+                                   "guji midi 'lu:1@FILE.mei~wuli-tongkao'."),
+                       epilog=_("Examples: guji edition -o tuohu.mei; guji edition lu:1 xue:1 "
                               "-o diagram1.mei; guji edition lu@mine.txt --base mine -o e.mei; "
                               "guji edition mine.txt -o e.mei; guji edition --only lu@a.txt lu@b.txt "
-                              "-o ab.mei")
+                              "-o ab.mei"))
     p.add_argument("ids", nargs="*", metavar="ID",
-                   help="patterns (lu, xue:2 …; default all four), each optionally with an "
+                   help=_("patterns (lu, xue:2 …; default all four), each optionally with an "
                         "edition or text file to collate too (lu:1@mine.txt); a text file "
-                        "alone is collated for every pattern it has (as guji collate FILE)")
+                        "alone is collated for every pattern it has (as guji collate FILE)"))
     p.add_argument("-o", "--output", required=True, metavar="FILE.mei",
-                   help="the MEI file to write ('-': standard output)")
+                   help=_("the MEI file to write ('-': standard output)"))
     p.add_argument("--only", action="store_true",
-                   help="collate only the editions and files the ids name, not every shipped "
-                        "edition")
+                   help=_("collate only the editions and files the ids name, not every shipped "
+                        "edition"))
     add_base_option(p)
     add_input_options(p)
     p.set_defaults(func=run)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from ...i18n import _
 from ...text.reading.notation import HEADINGS, LABELS, LOOKALIKES, ROUND_GLYPHS, SQUARE_GLYPHS
 from ._common import add_json_option, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("glyphs", help="the glyphs guji accepts for ○ 鼙 and □ 鼓",
-                       description="The one table of accepted glyphs: any other symbol inside "
-                                   "a pattern is an error.")
+    p = sub.add_parser("glyphs", help=_("the glyphs guji accepts for ○ 鼙 and □ 鼓"),
+                       description=_("The one table of accepted glyphs: any other symbol inside "
+                                   "a pattern is an error."))
     add_json_option(p)
     p.set_defaults(func=run)
 

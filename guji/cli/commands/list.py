@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from ...i18n import _
 from ...text.reading.editions import editions, scan_edition
 from ...text.reading.notation import Drum, Rite
 from ._common import add_json_option, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("list", help="list every shipped pattern",
-                       description="List every shipped pattern: id, score, diagram, edition, "
-                                   "and the strokes of 鼙 (○) and 鼓 (□) in the whole and the half.")
+    p = sub.add_parser("list", help=_("list every shipped pattern"),
+                       description=_("List every shipped pattern: id, score, diagram, edition, "
+                                   "and the strokes of 鼙 (○) and 鼓 (□) in the whole and the half."))
     add_json_option(p)
     p.set_defaults(func=run)
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from ...i18n import _
 from ...text.reading.editions import edition
 from ...text.reading.notation import HALF, Drum, Rite
 from ._common import add_input_options, add_json_option, load_patterns, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("show", help="show one pattern: strokes, counts, source",
-                       description="Show a pattern's strokes with the half (半) marked, the "
+    p = sub.add_parser("show", help=_("show one pattern: strokes, counts, source"),
+                       description=_("Show a pattern's strokes with the half (半) marked, the "
                                    "counts of 鼙 (○) and 鼓 (□) for the whole (射禮) and the half "
-                                   "(投壺), and where it comes from.")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern id, e.g. lu, xue:2@wuli-tongkao")
+                                   "(投壺), and where it comes from."))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern id, e.g. lu, xue:2@wuli-tongkao"))
     add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)

@@ -6,6 +6,7 @@ import argparse
 import errno
 import sys
 
+from ...i18n import _
 from ...errors import UsageError
 from ._common import add_force_option
 
@@ -22,21 +23,21 @@ def _port(text: str) -> int:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "studio", help="open the studio in the browser: paste or open a text, see its patterns, "
-                       "hear and compare readings, export",
-        description="Start a local web app on 127.0.0.1 (this machine only) and open it in the "
+        "studio", help=_("open the studio in the browser: paste or open a text, see its patterns, "
+                       "hear and compare readings, export"),
+        description=_("Start a local web app on 127.0.0.1 (this machine only) and open it in the "
                     "browser: open or paste a text and see its patterns, errors and variant "
                     "notes in place; choose readings (yours or the shipped editions'), see "
                     "them drawn and aligned, hear them on one clock and switch A/B while they "
                     "play; export MIDI, audio, sheet music, the page or JSON with the same "
-                    "bytes as the commands. Ctrl-C stops it.",
-        epilog="Example: guji studio mynotes.txt")
+                    "bytes as the commands. Ctrl-C stops it."),
+        epilog=_("Example: guji studio mynotes.txt"))
     p.add_argument("files", nargs="*", metavar="FILE",
-                   help="text files to open (the studio reads only these and what you open in it)")
+                   help=_("text files to open (the studio reads only these and what you open in it)"))
     p.add_argument("--port", type=_port, default=0,
-                   help="the port on 127.0.0.1 (default: a free one)")
+                   help=_("the port on 127.0.0.1 (default: a free one)"))
     p.add_argument("--no-browser", action="store_true",
-                   help="do not open the browser; just print the address")
+                   help=_("do not open the browser; just print the address"))
     add_force_option(p)
     p.set_defaults(func=run)
 

@@ -197,6 +197,29 @@ def test_every_message_the_page_side_writes_is_in_its_catalog():
     assert len(written) > 100 and written - extracted == set()
 
 
+#: The glossary's terms (docs/glossary.md) a message with the English word must use.
+TERMS = {"count-in": ("預備拍",), "edition": ("版本", "校勘本"), "touhu": ("投壺",),
+         "witness": ("本",), "pattern": ("圖",), "patterns": ("圖",), "warning": ("注意",),
+         "click": ("節拍聲", "預備拍"), "clicks": ("節拍聲", "預備拍"), "substitution": ("異",),
+         "insertion": ("衍",), "deletion": ("脫",), "stroke": ("擊", "鼓點")}
+
+
+def test_the_page_words_keep_the_glossarys_terms():
+    from guji.i18n_tools import po_path, read
+    wrong = []
+    for message in read(po_path("page", "zh_Hant"), "zh_Hant"):
+        if not message.id:
+            continue
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        chinese = message.string if isinstance(message.string, str) else message.string[0]
+        english = re.sub(r"\{\w+\}", "", english)             # the placeholders' names
+        for word, terms in TERMS.items():
+            if re.search(rf"(?<![-\w]){re.escape(word)}\b", english, re.I) and \
+                    not any(t in chinese for t in terms):
+                wrong.append((word, english[:50], chinese))
+    assert wrong == []
+
+
 # -- the studio: its page and its script's words -------------------------------------------
 
 @pytest.mark.parametrize("lang", ("zh-Hant", "zh-Hans"))
@@ -205,7 +228,7 @@ def test_the_studio_page_is_written_in_the_language(lang):
         text = words.page(asset("index.html").decode("utf-8"), "TOKEN")
     assert f'<html lang="{lang}">' in text and "{{" not in text
     carried = json.loads(re.search(r'id="guji-words">(.*?)</script>', text).group(1))
-    found = "得鼓譜 {n} 則" if lang == "zh-Hant" else "得鼓谱 {n} 则"
+    found = "得圖 {n} 幅" if lang == "zh-Hant" else "得图 {n} 幅"
     assert carried["Play"] == "播放" and carried["{n} pattern found"] == [found]
     visible = re.sub(r"<script.*?</script>|<[^>]+>", " ", text, flags=re.S)
     assert not ENGLISH.search(visible), ENGLISH.search(visible)
@@ -239,7 +262,7 @@ def test_the_studio_script_speaks_from_the_catalog():
             server.server_close()
             thread.join(5)
     assert lang == "zh-Hant"
-    assert re.fullmatch(r"得鼓譜 2 則，警告 \d+ 則（.+）", status), status
+    assert re.fullmatch(r"得圖 2 幅，注意 \d+ 則（.+）", status), status
     assert play == "播放" and chosen == "尚未選擇。"
 
 
@@ -254,7 +277,7 @@ def _sheet(lang: str):
 def test_the_sheets_words_are_translated_its_names_are_not():
     (en, en_xml, en_ly), (zh, zh_xml, zh_ly) = _sheet("en"), _sheet("zh-Hant")
     assert "鼓點起於其數位文本第" in "".join(zh.credits) and "strokes from line" in en.credits[1]
-    assert zh.subtitle == "投壺 touhu：自半至終 · 凡2遍" and en.subtitle.startswith("投壺 touhu: from")
+    assert zh.subtitle == "投壺 touhu：自「半」至終 · 凡2遍" and en.subtitle.startswith("投壺 touhu: from")
     assert zh.title == "魯鼓 · 前圖（第1圖）· 禮記正義"
     for xml in (en_xml, zh_xml):
         ET.fromstring(xml.encode("utf-8"))

@@ -49,7 +49,7 @@ def source_drawing(patterns: Sequence[Pattern], *, cell: float = 30.0,
     """
     patterns = list(patterns)
     if not patterns:
-        raise UsageError("nothing to draw: give at least one pattern")
+        raise UsageError(_("nothing to draw: give at least one pattern"))
     grid = align_many(patterns) if highlight and len(patterns) > 1 else None
     differing = _differing_strokes(patterns, grid)
     col_w = cell * 1.8

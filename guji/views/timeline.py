@@ -54,7 +54,7 @@ def timeline_drawing(patterns: Sequence[Pattern], *, grid: Grid | None = None,
     """
     patterns = list(patterns)
     if not patterns:
-        raise UsageError("nothing to draw: give at least one pattern")
+        raise UsageError(_("nothing to draw: give at least one pattern"))
     grid = grid or align_many(patterns)
     frame = _Frame(cell, len(patterns), len(grid.columns))
     legend_svg, legend_w, legend_h = legend(patterns, frame.margin, frame.key_y + cell * 1.2,

@@ -276,8 +276,8 @@ def _step(step: str, domains: list[str]) -> int:
         for d in domains:
             print(f"{d}: {simplify(d)} converted by OpenCC tw2sp")
     if step == "unwrapped":
-        from .i18n_unwrapped import unwrapped
-        found = unwrapped()
+        from .i18n_unwrapped import shadowed, unwrapped
+        found = shadowed(_guji_files()) + unwrapped(_guji_files())
         print(*found, sep="\n")
         return 1 if found else 0
     if step == "check":

@@ -118,3 +118,31 @@ def test_the_wheel_ships_the_compiled_catalogs(tmp_path):
     for lang in ("zh_Hant", "zh_Hans"):
         for domain in ("guji", "argparse"):
             assert f"guji/locale/{lang}/LC_MESSAGES/{domain}.mo" in names
+
+
+#: Modules whose every message is wrapped: they stay so (python -m guji.i18n_tools
+#: unwrapped lists what is left elsewhere).
+WRAPPED = ["errors.py", "cli/main.py", "cli/commands/scan.py", "text/reading/parser.py",
+           "text/reading/typos.py", "text/reading/hidden.py", "text/reading/labels.py",
+           "text/reading/scan.py", "text/reading/encoding.py", "text/reading/editions.py",
+           "files.py", "timing/score.py", "sound/kit.py", "sound/recordings.py",
+           "cli/commands/show.py", "cli/commands/list.py", "cli/commands/claims.py"]
+
+
+def test_wrapped_modules_stay_wrapped_and_none_shadows_the_translator():
+    from guji.i18n_unwrapped import shadowed, unwrapped
+    package = Path(i18n_tools.__file__).parent
+    assert unwrapped([package / m for m in WRAPPED]) == []
+    assert shadowed(i18n_tools._guji_files()) == []
+
+
+def test_the_unwrapped_finder_finds(tmp_path):
+    from guji.i18n_unwrapped import shadowed, unwrapped
+    sample = tmp_path / "sample.py"
+    sample.write_text("class GujiError(Exception): pass\nclass BadThing(GujiError): pass\n"
+                      "def f(x):\n    raise BadThing(f'bad thing {x}')\n"
+                      "def g():\n    print('hello there')\n    print(_('fine here'))\n"
+                      "def h(pair):\n    a, _ = pair\n    return _('shadowed')\n", encoding="utf-8")
+    found = unwrapped([sample])
+    assert [line.split(":")[1] for line in found] == ["4", "6"]
+    assert [line.rsplit(" ", 1)[-1] for line in shadowed([sample])] == ["h"]

@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
                 with ignoring():               # a second signal: no second line, no traceback
                     status, word = exit_status(stop)
-                    print(f"guji: {word}", file=sys.stderr)
+                    print(_('guji: {word}').format(word=word), file=sys.stderr)
                     return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import sys
 
+from ..i18n import _
 from ..timing.performance import Performance
 
 
 def wrote(name, what: str) -> None:
     """Report the file *name* written, holding *what* (see the module docstring)."""
-    print(f"wrote {name}: {what}", file=sys.stderr)
+    print(_('wrote {name}: {what}').format(name=name, what=what), file=sys.stderr)
 
 
 def strokes(n: int) -> str:

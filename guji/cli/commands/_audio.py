@@ -54,7 +54,7 @@ def kit_from_args(args: argparse.Namespace):
     for item in getattr(args, "pan", None) or []:
         name, sep, value = item.partition("=")
         if not sep:
-            raise UsageError(f"--pan {item!r}: write VOICE=PAN, e.g. --pan 鼓=0.5")
+            raise UsageError(_('--pan {item}: write VOICE=PAN, e.g. --pan 鼓=0.5').format(item=item))
         try:
             voice = Voice.from_name(name)
             pan = check_pan(value, f"--pan {item!r}: the pan")
@@ -127,8 +127,7 @@ def mute_from_args(args: argparse.Namespace) -> tuple[frozenset[Voice], bool]:
     muted = frozenset([mute]) if mute else frozenset(DRUMS) - {solo} if solo else frozenset()
     ghost = getattr(args, "ghost", "none") == "click"
     if ghost and not muted:
-        raise UsageError("--ghost click: the clicks stand for a left-out drum's strokes; "
-                         "give --mute or --solo too")
+        raise UsageError(_("--ghost click: the clicks stand for a left-out drum's strokes; give --mute or --solo too"))
     return muted, ghost
 
 

@@ -40,7 +40,7 @@ def _jobs(text: str) -> int:
 def is_library(paths: list[str]) -> bool:
     """More than one path, or a folder: a library (else one file, read as before)."""
     if "-" in paths and len(paths) > 1:
-        raise UsageError("- (standard input) cannot be scanned with other paths")
+        raise UsageError(_('- (standard input) cannot be scanned with other paths'))
     return len(paths) > 1 or (paths[0] != "-" and os.path.isdir(paths[0]))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...errors import UsageError, display_width
 from ...text.collation.collate import Collation, collate
 from ...text.collation.corpus import texts
@@ -61,13 +61,11 @@ def run(args) -> int:
     corpus = texts(files, args.only, args.encoding, args.labels)
     for text in corpus:
         for notice in text.notices:
-            print(f"guji: {notice}", file=sys.stderr)
+            print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     results = collate(corpus, args.base)
     unplaced = [c for t in corpus for c in t.claims if c.diagram is None]
     for c in unplaced:
-        print(f"guji: {c.filename or c.source}:{c.location}: warning: count claim "
-              f"{c.claim.text.replace(chr(10), '⏎')} names no "
-              "diagram and follows no pattern of its score: not checked", file=sys.stderr)
+        print(_('guji: {value}:{location}: warning: count claim {value2} names no diagram and follows no pattern of its score: not checked').format(value=c.filename or c.source, location=c.location, value2=c.claim.text.replace(chr(10), '⏎')), file=sys.stderr)
     if args.json or args.format == "json":
         print_json([c.to_json() for c in results])
         return 0
@@ -80,7 +78,7 @@ def run(args) -> int:
         print()
     n_variants = sum(len(c.variants) for c in results)
     n_mismatch = sum(len(c.mismatches) for c in results)
-    print(f"{n_variants} variant readings, {n_mismatch} count mismatches")
+    print(_('{n_variants} variant readings, {n_mismatch} count mismatches').format(n_variants=n_variants, n_mismatch=n_mismatch))
     return 0
 
 
@@ -93,22 +91,21 @@ def _editions_found(args) -> list[str]:
     try:
         for done in library_scans(args, tally):
             if done.error:
-                print(f"guji: {done.error}", file=sys.stderr)
+                print(_('guji: {error}').format(error=done.error), file=sys.stderr)
             elif done.patterns or done.path in args.files:
                 found.append(done.path)
     finally:
         tally.close()
-    print(f"guji: {tally.summary()}: collating {len(found):,} "
-          f"{'file' if len(found) == 1 else 'files'}", file=sys.stderr)
+    print(ngettext('guji: {summary}: collating {n:,} file', 'guji: {summary}: collating {n:,} files', len(found)).format(summary=tally.summary(), n=len(found)), file=sys.stderr)
     if not found and args.only:
-        raise UsageError("no file in the folders given holds a drum pattern")
+        raise UsageError(_('no file in the folders given holds a drum pattern'))
     return found
 
 
 def _print_collation(c: Collation) -> None:
     width = max(display_width(ed) for ed in c.readings)
     half_cols = _half_cols(c)
-    print(f"{c.tradition.label}, diagram {c.diagram}  (base: {c.base})")
+    print(_('{label}, diagram {diagram}  (base: {base})').format(label=c.tradition.label, diagram=c.diagram, base=c.base))
     for ed, row in c.columns.items():
         cells = [cell or (HALF_GAP if i in half_cols else GAP) for i, cell in enumerate(row)]
         print(f"  {ed}{' ' * (width - display_width(ed))}  {''.join(cells)}")
@@ -118,10 +115,10 @@ def _print_collation(c: Collation) -> None:
                  for i in range(len(next(iter(c.columns.values()))))]
         print(f"  {'':<{width}}  {''.join(marks).rstrip()}")
         for v in c.variants:
-            print(f"  variant: {v.describe(c.base)}")
+            print(_('  variant: {value}').format(value=v.describe(c.base)))
     else:
-        print("  no variant readings")
-    print("  agreement:")
+        print(_('  no variant readings'))
+    print(_('  agreement:'))
     for n, g in enumerate(c.groups, 1):
         said = f": {'; '.join(g.differences)}" if g.differences else ""
         print(f"    {n}. {', '.join(g.editions)} ({len(g.editions)}){said}")
@@ -136,12 +133,12 @@ def _print_claims(c: Collation) -> None:
     for source, claims in sources.items():
         counts = ", ".join(f"{cl.claim.part} {cl.claim.drum.value} {cl.claim.count}"
                            for cl in claims)
-        print(f"  claims of {source} ({claims[0].location}): {counts}")
+        print(_('  claims of {source} ({location}): {counts}').format(source=source, location=claims[0].location, counts=counts))
         for cl in claims:
             if cl.doubt is not None:
                 print(f"    {cl.doubt.reason}")
     for m in c.mismatches:
-        print(f"  MISMATCH {m.describe()}")
+        print(_('  MISMATCH {value}').format(value=m.describe()))
 
 
 def _half_cols(c) -> set[int]:

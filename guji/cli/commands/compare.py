@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare(patterns, args.mode, timing)
     audio = audio_options_from_args(args)
     if args.mode == "stereo" and audio.get("channels") == 1:
-        raise UsageError("--mode stereo needs two channels: drop --channels 1")
+        raise UsageError(_('--mode stereo needs two channels: drop --channels 1'))
     plays = where is None and not args.json
     if plays:                # no device: say so before printing what would play
         _check_device(args, audio)
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(comparison.to_json())
     else:
-        print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)
+        print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)  # the command and ids
         say.write(comparison.schedule_text())
         say.flush()
     if where is not None:
@@ -127,7 +127,7 @@ def _output(args: argparse.Namespace):
         return None
     where = destination(args.output)
     if where.path is None and args.json:
-        raise UsageError("-o - and --json would both write to standard output")
+        raise UsageError(_('-o - and --json would both write to standard output'))
     return where
 
 

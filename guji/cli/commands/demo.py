@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             print(_next_steps(None, None, patterns), file=sys.stderr)
             return 0
         except AudioDeviceError as e:
-            print(f"guji: {_nothing_plays(e)}, so here are the recordings instead.",
+            print(_('guji: {value}, so here are the recordings instead.').format(value=_nothing_plays(e)),
                   file=sys.stderr)
     return write_files(patterns, parts, options, args)
 
@@ -72,8 +72,7 @@ def _say_device(args, options) -> None:
     what to do if nothing is heard (a silent sink, speakers off)."""
     from ...sound.devices import check_playable, device_name
     index = check_playable(args.device, options["rate"], options["channels"])
-    print(f"guji: playing on {device_name(index)}; if you hear nothing, "
-          f"'{command_name()} demo --write' writes the recordings instead", file=sys.stderr)
+    print(_("guji: playing on {value}; if you hear nothing, '{value2} demo --write' writes the recordings instead").format(value=device_name(index), value2=command_name()), file=sys.stderr)
 
 
 def write_files(patterns, parts, options, args) -> int:

@@ -28,6 +28,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for d in devices:
         mark = "*" if d.default else " "
-        print(f"{mark}{d.index:3d}  {d.name}  ({d.hostapi}, {d.channels} ch, "
-              f"{d.default_rate:g} Hz)")
+        print(_('{mark}{index:3d}  {name}  ({hostapi}, {channels} ch, {default_rate:g} Hz)').format(mark=mark, index=d.index, name=d.name, hostapi=d.hostapi, channels=d.channels, default_rate=d.default_rate))
     return 0

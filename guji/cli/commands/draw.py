@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output
     kind = _kind(out, args.format)
     if not 0.25 <= args.scale <= 8:
-        raise UsageError(f"--scale must be between 0.25 and 8, not {args.scale:g}")
+        raise UsageError(_('--scale must be between 0.25 and 8, not {scale:g}').format(scale=args.scale))
     where = destination(out, binary=kind == "png")          # checked before any work
     patterns = load_patterns(args.ids, args)
     picture = drawing(patterns, args.view)
@@ -62,7 +62,7 @@ def _kind(out: str, format: str | None) -> str:
     (a device, a pipe, ``-``) gets SVG."""
     suffix = Path(out).suffix.lower() if out != "-" else ""
     if suffix and suffix not in (".svg", ".png"):
-        raise UsageError(f"cannot draw to {out!r}: the file name must end in .svg or .png")
+        raise UsageError(_('cannot draw to {out}: the file name must end in .svg or .png').format(out=out))
     if format and suffix and suffix != f".{format}":
-        raise UsageError(f"{out}: the extension says {suffix[1:]} but --format says {format}")
+        raise UsageError(_('{out}: the extension says {value} but --format says {format}').format(out=out, value=suffix[1:], format=format))
     return format or (suffix[1:] if suffix else "svg")

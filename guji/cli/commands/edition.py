@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...errors import UsageError
 from ...text.reading.editions import PatternId
 from ._common import add_input_options
@@ -51,8 +51,7 @@ def _chosen(ids: list[str]) -> tuple[set, list[str], list[str]]:
             continue
         pid = PatternId.parse(raw)
         if pid.witness is not None:
-            raise UsageError(f"{raw}: guji edition takes patterns and editions, not one "
-                             "witness: every witness of the notes is in the edition")
+            raise UsageError(_('{raw}: guji edition takes patterns and editions, not one witness: every witness of the notes is in the edition').format(raw=raw))
         patterns.add((pid.tradition, pid.diagram))
         if "@" in raw:
             named = files if pid.is_file else shipped
@@ -67,12 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from ...text.collation.collate import collate
     from ...text.collation.corpus import file_text, shipped_text, texts
     if args.output != "-" and not args.output.lower().endswith(".mei"):
-        raise UsageError(f"{args.output}: an MEI edition is written to a .mei file "
-                         "(guji reads its readings back by that extension)")
+        raise UsageError(_('{output}: an MEI edition is written to a .mei file (guji reads its readings back by that extension)').format(output=args.output))
     patterns, shipped, files = _chosen(args.ids)
     if args.only and not (shipped or files):
-        raise UsageError("--only collates the editions and files the ids name "
-                         "(lu@wuli-tongkao, lu@mine.txt): name at least one")
+        raise UsageError(_('--only collates the editions and files the ids name (lu@wuli-tongkao, lu@mine.txt): name at least one'))
     check_target(args.output)                               # before the work
     if args.only:
         corpus = [shipped_text(s) for s in shipped] + [
@@ -81,17 +78,16 @@ def run(args: argparse.Namespace) -> int:
         corpus = texts(files, False, args.encoding, args.labels)
     for text in corpus:
         for notice in text.notices:
-            print(f"guji: {notice}", file=sys.stderr)
+            print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     results = [c for c in collate(corpus, args.base)
                if not patterns or (c.tradition, c.diagram) in patterns]
     if not results:
-        raise UsageError("none of the texts has the patterns asked for")
+        raise UsageError(_('none of the texts has the patterns asked for'))
     data = to_mei(results).encode("utf-8")
     with writing(args.output) as out:
         out.open().write(data)
     apps = sum(len(c.variants) for c in results)
     sources = len({n for c in results for n in c.readings})
-    print(f"wrote {args.output}: {len(results)} pattern{'s' if len(results) > 1 else ''}, "
-          f"{sources} sources, {apps} place{'' if apps == 1 else 's'} of variation (<app>)",
+    print(_('wrote {output}: {patterns}, {sources} sources, {places} of variation (<app>)').format(output=args.output, patterns=ngettext('{n} pattern', '{n} patterns', len(results)).format(n=len(results)), sources=sources, places=ngettext('{n} place', '{n} places', apps).format(n=apps)),
           file=sys.stderr if args.output == "-" else sys.stdout)
     return 0

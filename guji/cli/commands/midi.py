@@ -167,8 +167,7 @@ def check_midi_name(out, where) -> None:
     """Refuse to write MIDI to a file whose name says another format
     (``-o notes.txt``); a device, a pipe or ``-`` has no such name."""
     if not where.streamed and where.suffix not in MIDI_SUFFIXES:
-        raise UsageError(f"{out}: a MIDI file's name ends in .mid (or .midi), "
-                         f"not {where.suffix or '(nothing)'}")
+        raise UsageError(_("{out}: a MIDI file's name ends in .mid (or .midi), not {value}").format(out=out, value=where.suffix or '(nothing)'))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -192,9 +191,7 @@ def _one_file_each(args: argparse.Namespace, options: dict) -> int:
     directory = Path(args.output)
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise UsageError(f"two patterns would both be written to {directory / name} "
-                             f"({patterns[names.index(name)].id} and {patterns[i].id}); "
-                             "write them to one file instead")
+            raise UsageError(_('two patterns would both be written to {value} ({id} and {id2}); write them to one file instead').format(value=directory / name, id=patterns[names.index(name)].id, id2=patterns[i].id))
     timing = timing_from_args(args)
     muted, ghost = mute_from_args(args)
     performances = [perform(pattern, timing).muting(muted, ghost=ghost)

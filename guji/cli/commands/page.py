@@ -65,5 +65,5 @@ def run(args: argparse.Namespace) -> int:
                        audio_format=args.audio_format, kit=audio["kit"], rate=audio["rate"],
                        progress=lambda line: print(line, file=sys.stderr),
                        single_file=args.single_file)
-    print(f"open {index.resolve().as_uri()}", file=sys.stderr)
+    print(_('open {value}').format(value=index.resolve().as_uri()), file=sys.stderr)
     return 0

@@ -92,8 +92,7 @@ def what_to_play(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     if args.no_audio and args.midi_out is None:
-        raise UsageError("--no-audio plays MIDI only: give --midi-out PORT too (see "
-                         "'guji ports')")
+        raise UsageError(_("--no-audio plays MIDI only: give --midi-out PORT too (see 'guji ports')"))
     from ..live import print_report, sound_system_quiet
     warm_up = None
     with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
@@ -111,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             raise e.advising(_render_advice(args)) from None
         except GujiError as e:
             if getattr(e, "detail", None) and args.verbose:
-                print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
+                print(_('guji: the sound system said: {detail}').format(detail=e.detail), file=sys.stderr)
             _said(caught.lines, args.verbose)
             raise               # said by main, which then ends at once (e.end_now)
         finally:
@@ -130,7 +129,7 @@ def _said(lines, verbose: bool) -> None:
     if verbose:
         for line in lines:
             if line.strip():
-                print(f"guji: the sound system said: {line.strip()}", file=sys.stderr)
+                print(_('guji: the sound system said: {value}').format(value=line.strip()), file=sys.stderr)
 
 
 #: play's own options, which 'guji render' does not take: without and with a value.

@@ -75,18 +75,18 @@ def instruments_from_args(args: argparse.Namespace) -> Instruments:
         return Instruments(keys.get(Voice.SMALL, default.small), keys.get(Voice.BIG, default.big),
                            keys.get(Voice.CLICK, default.click))
     except ValueError as e:
-        raise UsageError(f"--map: {e}") from None
+        raise UsageError(_('--map: {e}').format(e=e)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     out = args.output
     if out in ("", "-"):
-        raise UsageError("-o: give a file name (.musicxml, .mxl, .ly, .svg or .pdf)")
+        raise UsageError(_('-o: give a file name (.musicxml, .mxl, .ly, .svg or .pdf)'))
     sheet_format(out)                                   # check before any work
     performance = performance_from_args(load_patterns(args.ids, args), args)
     sheet = sheet_of(performance, instruments=instruments_from_args(args), title=args.title)
     for notice in sheet.notices:
-        print(f"guji: {notice}", file=sys.stderr)
+        print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     path = write_sheet(out, sheet, glyphs=args.glyphs)
     strokes = sum(n.voice in DRUMS for k in range(len(sheet.staves)) for n in sheet.notes(k))
     staves = f"{len(sheet.staves)} staves" if len(sheet.staves) > 1 else "1 staff"

@@ -50,12 +50,11 @@ def run(args: argparse.Namespace) -> int:
         studio = Studio(library, args.port)
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
-            raise UsageError(f"port {args.port} on 127.0.0.1 is in use: give another --port, "
-                             "or none for a free one") from None
-        raise UsageError(f"cannot listen on 127.0.0.1:{args.port}: {e.strerror or e}") from None
+            raise UsageError(_('port {port} on 127.0.0.1 is in use: give another --port, or none for a free one').format(port=args.port)) from None
+        raise UsageError(_('cannot listen on 127.0.0.1:{port}: {value}').format(port=args.port, value=e.strerror or e)) from None
     with studio:
-        print(f"guji studio: {studio.url}", flush=True)
-        print("guji studio: Ctrl-C stops it", file=sys.stderr, flush=True)
+        print(_('guji studio: {url}').format(url=studio.url), flush=True)
+        print(_('guji studio: Ctrl-C stops it'), file=sys.stderr, flush=True)
         if not args.no_browser:
             import webbrowser
             webbrowser.open(studio.url)

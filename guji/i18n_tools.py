@@ -39,7 +39,9 @@ def _guji_files() -> list[Path]:
 #: every module taking its words from :mod:`guji.page_words`, and the studio's page and script.
 PAGE_FILES: tuple[str, ...] = (
     "page_words.py", "text/reading/names.py", "sheet/texts.py", "views/legend.py",
-    "views/page_html.py", "views/source.py", "views/timeline.py", "studio/words.py",
+    "views/page_html.py", "views/source.py", "views/timeline.py", "views/page.py",
+    "views/draw.py", "views/png.py", "studio/words.py", "studio/documents.py",
+    "studio/exports.py", "studio/views.py", "studio/server.py",
     "studio/assets/index.html", "studio/assets/studio.js")
 
 
@@ -234,7 +236,7 @@ MAINLAND = {"预设": "默认", "列印": "打印", "萤幕": "屏幕", "伺服�
             "印出": "输出", "连接埠": "端口", "离开": "退出",
             "音效卡": "声卡", "附加套件": "附加组件", "数位音讯": "数字音频", "音讯": "音频",
             "在线": "线上",   # OpenCC reads 線上 as "online"
-            "16 比特": "16 位"}
+            "16 比特": "16 位", "结束码": "退出码", "请回报": "请报告"}
 
 
 def _mainland(text: str) -> str:

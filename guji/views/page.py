@@ -42,6 +42,7 @@ from ..compare.comparison import Comparison
 from ..compare.modes import MODES, compare
 from ..timing.layout import perform
 from ..timing.performance import Performance, Timing
+from ..page_words import _, ngettext
 from .embed import data_uri, single_file_target
 from .follow import follow_data
 from .page_html import (MODE_TEXT, Track, alignment_summary, alignment_table, build_html,
@@ -125,14 +126,20 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
             write = _audio_writer(stage, audio_format, kit, rate, said)
             tracks = _write_players(patterns, timing, modes, audio_format, write)
             _write_html(stage / "index.html", build_html(patterns, timing, tracks))
-            said.append(f"index.html: the page, {len(tracks)} players")
+            said.append(_page_line(len(tracks)))
     except BaseException:
         if made:            # a failed page leaves no folder it made (Ctrl-C included)
             shutil.rmtree(folder, ignore_errors=True)
         raise
     for line in said if progress else ():
-        progress(f"wrote {folder / line}")
+        progress(_("wrote {name}").format(name=folder / line))
     return folder / "index.html"
+
+
+def _page_line(players: int) -> str:
+    """``index.html: the page, 5 players``: what the progress says of the page."""
+    return ngettext("index.html: the page, {n} player", "index.html: the page, {n} players",
+                    players).format(n=players)
 
 
 def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
@@ -140,14 +147,15 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
     """The patterns as a list, once the format, the patterns and the modes are
     known good (:class:`UsageError` otherwise)."""
     if audio_format not in AUDIO_FORMATS:
-        raise UsageError(f"unknown audio format {audio_format!r}: use one of "
-                         f"{', '.join(AUDIO_FORMATS)}")
+        raise UsageError(_("unknown audio format {format!r}: use one of {formats}").format(
+            format=audio_format, formats=", ".join(AUDIO_FORMATS)))
     patterns = list(patterns)
     if not patterns:
-        raise UsageError("a page needs at least one pattern")
+        raise UsageError(_("a page needs at least one pattern"))
     for m in modes:
         if m not in MODES:
-            raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
+            raise UsageError(_("unknown compare mode {mode!r}: use one of {modes}").format(
+                mode=m, modes=", ".join(MODES)))
     for other in patterns[1:]:          # the page aligns A with each, after the audio
         check_patterns(patterns[0], other)
     return patterns
@@ -169,8 +177,11 @@ def _audio_writer(folder: Path, audio_format: str, kit, rate: int, said: list[st
         with open(path, "rb") as f:           # any name: libsndfile takes no surrogates
             duration = soundfile.info(f).duration
         if said is not None:
-            said.append(f"{name}: {duration:.1f} s; {performance.stroke_count} strokes; "
-                        f"{audio_format.upper()}")
+            said.append(ngettext("{name}: {seconds} s; {n} stroke; {format}",
+                                 "{name}: {seconds} s; {n} strokes; {format}",
+                                 performance.stroke_count).format(
+                name=name, seconds=f"{duration:.1f}", n=performance.stroke_count,
+                format=audio_format.upper()))
         return duration
 
     return write
@@ -209,7 +220,7 @@ def _write_html(index: Path, page: str, progress: Callable[[str], None] | None =
     with writing(index) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")
     if progress:
-        progress(f"wrote {index}: the page, in one file")
+        progress(_("wrote {name}: the page, in one file").format(name=index))
     return index
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import gettext
 import io
 import os
-import subprocess
 from functools import lru_cache
 from importlib import resources
 
@@ -104,6 +103,7 @@ def _windows_ui_language() -> str | None:
 
 def _mac_languages() -> str | None:
     """The first of the user's preferred languages on macOS (``zh-Hant-TW``)."""
+    import subprocess
     try:
         out = subprocess.run(["defaults", "read", "-g", "AppleLanguages"], capture_output=True,
                              text=True, timeout=3, check=False).stdout

@@ -57,7 +57,7 @@ def check_rate(rate: Any) -> int:
             raise TypeError
         value = operator.index(rate)
     except TypeError:
-        raise UsageError(_('sample rate must be a whole number of Hz, not {rate}').format(rate=rate)) from None
+        raise UsageError(_('sample rate must be a whole number of Hz, not {rate}').format(rate=repr(rate))) from None
     if not MIN_RATE <= value <= MAX_RATE:
         raise UsageError(_('sample rate {value} Hz is out of range ({min_rate}–{max_rate} Hz)').format(value=value, min_rate=MIN_RATE, max_rate=MAX_RATE))
     return int(value)
@@ -68,7 +68,7 @@ def check_latency(latency: Any) -> float:
     try:
         value = float(latency)
     except (TypeError, ValueError):
-        raise UsageError(_('the latency is a number of seconds, not {latency}').format(latency=latency)) from None
+        raise UsageError(_('the latency is a number of seconds, not {latency}').format(latency=repr(latency))) from None
     if not 0.001 <= value <= 2.0:
         raise UsageError(_('the latency must be 0.001–2 seconds, not {value:g}').format(value=value))
     return value

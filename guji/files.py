@@ -201,9 +201,9 @@ def _new_file(name: str, path: Path) -> Path:
     parent = real.parent
     if not parent.is_dir():
         if path.is_symlink():                  # a link into a folder that is not there
-            raise UsageError(_('{name}: a link to {value}, in no such directory {value2}').format(name=name, value=escape_controls(os.readlink(path)), value2=escape_controls(str(parent))))
+            raise UsageError(_('{name}: a link to {value}, in no such directory {value2}').format(name=name, value=repr(escape_controls(os.readlink(path))), value2=repr(escape_controls(str(parent)))))
         shown = path.parent if str(path.parent) else Path(".")
-        raise UsageError(_('{name}: no such directory {value}').format(name=name, value=str(shown)))
+        raise UsageError(_('{name}: no such directory {value}').format(name=name, value=repr(str(shown))))
     return real
 
 
@@ -334,7 +334,7 @@ def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path
         raise UsageError(_('{name}: exists and is not a directory').format(name=name))
     parent = folder.parent if str(folder.parent) else Path(".")
     if not parents and not os.path.isdir(parent):
-        raise UsageError(_('{name}: no such directory {value}').format(name=name, value=str(parent)))
+        raise UsageError(_('{name}: no such directory {value}').format(name=name, value=repr(str(parent))))
     try:
         folder.mkdir(parents=parents)
     except OSError as e:

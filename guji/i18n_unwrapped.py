@@ -28,7 +28,7 @@ def user_errors(files: list[Path]) -> set[str]:
             if isinstance(node, ast.ClassDef):
                 bases.setdefault(node.name, set()).update(
                     b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases)
-    found = {"GujiError"}
+    found = {"GujiError", "ArgumentTypeError"}
     grew = True
     while grew:
         grew = False

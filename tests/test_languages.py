@@ -144,3 +144,13 @@ def test_the_translations_keep_the_glossarys_terms():
             if english and re.search(rf"(?<!guji )(?<![-\w{{]){re.escape(word)}\b", english) and not any(t in chinese for t in term):
                 wrong.append((word, english[:60]))
     assert wrong == []
+
+
+def test_midi_files_are_the_same_bytes_in_every_language(tmp_path):
+    outs = set()
+    for lang in ("en", "zh-Hant", "zh-Hans"):
+        done = runner.guji(["--lang", lang, "midi", "lu:1", "xue:2@wuli-tongkao", "--count-in", "2",
+                            "-o", f"{lang}.mid"], tmp_path)
+        assert done.returncode == 0, done.stderr
+        outs.add((tmp_path / f"{lang}.mid").read_bytes())
+    assert len(outs) == 1

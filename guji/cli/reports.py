@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..timing.performance import Performance
 
 
@@ -26,10 +26,11 @@ def wrote(name, what: str) -> None:
 
 
 def strokes(n: int) -> str:
-    return f"{n} stroke{'' if n == 1 else 's'}"
+    return ngettext("{n} stroke", "{n} strokes", n).format(n=n)
 
 
 def midi_summary(performance: Performance, extra: str = "") -> str:
     """``7.2 s of MIDI; 12 strokes`` (and *extra*, if given)."""
-    text = f"{performance.duration:.1f} s of MIDI; {strokes(performance.stroke_count)}"
-    return f"{text}; {extra}" if extra else text
+    text = _("{seconds:.1f} s of MIDI").format(seconds=performance.duration)
+    text = _("{first}; {second}").format(first=text, second=strokes(performance.stroke_count))
+    return _("{first}; {second}").format(first=text, second=extra) if extra else text

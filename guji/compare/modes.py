@@ -95,7 +95,7 @@ def _title(mode: str, patterns: Sequence[Pattern]) -> str:
 def _check(patterns: Sequence[Pattern], mode: str, least: int = 2) -> tuple[Pattern, ...]:
     patterns = tuple(patterns)
     if mode not in MODES:
-        raise UsageError(_('unknown compare mode {mode}: use one of {value}').format(mode=mode, value=', '.join(MODES)))
+        raise UsageError(_('unknown compare mode {mode}: use one of {value}').format(mode=repr(mode), value=', '.join(MODES)))
     if len(patterns) < least:
         raise UsageError(_('compare needs at least {least} patterns, not {value}').format(least=least, value=len(patterns)))
     return patterns

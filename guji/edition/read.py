@@ -103,7 +103,7 @@ def _witness_id(root: _Node, path: str, witness: str) -> str:
         if witness in (s.attrs.get("xml:id"), s.attrs.get("label")):
             return s.attrs["xml:id"]
     named = ", ".join(s.attrs.get("xml:id", "?") for s in sources) or "none"
-    raise UsageError(_('{path}: no source {witness} in its <sourceDesc> (sources: {named})').format(path=path, witness=witness, named=named))
+    raise UsageError(_('{path}: no source {witness} in its <sourceDesc> (sources: {named})').format(path=path, witness=repr(witness), named=named))
 
 
 def _chosen(app: _Node, witness: str | None, path: str, pid: str) -> _Node:
@@ -116,7 +116,7 @@ def _chosen(app: _Node, witness: str | None, path: str, pid: str) -> _Node:
             return k
     if witness is None and kids:
         return kids[0]
-    raise UsageError(_('{path}:{where}: {pid}: the witness {witness} has no reading at this <app> (it is no witness of this pattern)').format(path=path, where=app.where, pid=pid, witness=witness))
+    raise UsageError(_('{path}:{where}: {pid}: the witness {witness} has no reading at this <app> (it is no witness of this pattern)').format(path=path, where=app.where, pid=pid, witness=repr(witness)))
 
 
 def _stroke(note: _Node, index: int, path: str, own: dict) -> Stroke:
@@ -125,7 +125,7 @@ def _stroke(note: _Node, index: int, path: str, own: dict) -> Stroke:
     glyph = syl.text.strip() if syl is not None else ""
     drum = drum_of(glyph) if glyph else _DRUM_AT.get(note.attrs.get("loc", ""))
     if drum is None:
-        raise UsageError(_('{path}:{where}: a <note> that is no stroke of 鼙 or 鼓 (glyph {glyph}, loc {value})').format(path=path, where=note.where, glyph=glyph, value=note.attrs.get('loc')))
+        raise UsageError(_('{path}:{where}: a <note> that is no stroke of 鼙 or 鼓 (glyph {glyph}, loc {value})').format(path=path, where=note.where, glyph=repr(glyph), value=repr(note.attrs.get('loc'))))
     return Stroke(drum, index, own.get(drum) or glyph or drum.glyph, note.where)
 
 
@@ -176,7 +176,7 @@ def _check_witness(mdiv: _Node, witness: str | None, path: str, pid: str) -> Non
         return
     names = [p[1:] for p in listed.attrs.get("plist", "").split()]
     if witness not in names:
-        raise UsageError(_('{path}:{where}: {pid}: the source {witness} has no reading of this pattern (its witnesses: {value})').format(path=path, where=mdiv.where, pid=pid, witness=witness, value=', '.join(names)))
+        raise UsageError(_('{path}:{where}: {pid}: the source {witness} has no reading of this pattern (its witnesses: {value})').format(path=path, where=mdiv.where, pid=pid, witness=repr(witness), value=', '.join(names)))
 
 
 def load_mei(pattern_id: str) -> Pattern:

@@ -40,7 +40,7 @@ def _check_level(value, what: str, voice: Voice, low: int) -> int:
     except TypeError:
         number = None
     if number is None or not low <= number <= 127:
-        raise UsageError(_('{what} of {value} must be a whole number {low}–127, not {value2}').format(what=what, value=voice.value, low=low, value2=value))
+        raise UsageError(_('{what} of {value} must be a whole number {low}–127, not {value2}').format(what=what, value=voice.value, low=low, value2=repr(value)))
     return number
 
 

@@ -163,8 +163,8 @@ def _chosen(name: str | None, ports: list[Port]) -> Port:
         return (exact or partial)[0]
     listed = ", ".join(p.name for p in ports) or "none"
     if partial:
-        raise MidiUnavailable(_('{name} names more than one MIDI port ({listed}): give more of the name').format(name=name, listed=listed))
-    raise MidiUnavailable(_("no MIDI port {name} (ports: {listed}; see 'guji ports')").format(name=name, listed=listed))
+        raise MidiUnavailable(_('{name} names more than one MIDI port ({listed}): give more of the name').format(name=repr(name), listed=listed))
+    raise MidiUnavailable(_("no MIDI port {name} (ports: {listed}; see 'guji ports')").format(name=repr(name), listed=listed))
 
 
 def open_port(name: str | None = None) -> "Outlet":
@@ -175,7 +175,7 @@ def open_port(name: str | None = None) -> "Outlet":
     try:
         return Outlet(_quietly(lambda: _backend(port.system).open_output(port.name)), port)
     except (OSError, ValueError) as e:
-        raise MidiUnavailable(_('cannot open the MIDI port {name} ({e})').format(name=port.name, e=e)) from None
+        raise MidiUnavailable(_('cannot open the MIDI port {name} ({e})').format(name=repr(port.name), e=e)) from None
 
 
 class Outlet:

@@ -64,5 +64,5 @@ def check_delta(delta: int, track: str, ticks_per_beat: int) -> int:
     fits = ticks_per_beat * MAX_DELTA // delta
     advice = (f"--ticks-per-beat {fits} or fewer would fit" if fits >= 1 else
               "no resolution fits: a shorter piece or a faster tempo would")
-    raise LimitError(_("MIDI track {track} would hold {delta:,} ticks without an event: over the Standard MIDI File's limit of {max_delta:,} (0x0FFFFFFF); {advice}").format(track=track, delta=delta, max_delta=MAX_DELTA, advice=advice),
+    raise LimitError(_("MIDI track {track} would hold {delta:,} ticks without an event: over the Standard MIDI File's limit of {max_delta:,} (0x0FFFFFFF); {advice}").format(track=repr(track), delta=delta, max_delta=MAX_DELTA, advice=advice),
                      forcible=False)

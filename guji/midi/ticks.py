@@ -50,14 +50,14 @@ def check_ticks_per_beat(ticks_per_beat) -> int:
     except (TypeError, ValueError):
         value = None
     if value is None or not 1 <= value <= 0x7FFF:
-        raise UsageError(_('ticks per beat must be a whole number 1–32767, not {ticks_per_beat}').format(ticks_per_beat=ticks_per_beat))
+        raise UsageError(_('ticks per beat must be a whole number 1–32767, not {ticks_per_beat}').format(ticks_per_beat=repr(ticks_per_beat)))
     return value
 
 
 def check_tempo(tempo) -> int:
     """*tempo* as whole microseconds per beat, 1–16,777,215 (MIDI's range), or :class:`UsageError`."""
     if isinstance(tempo, bool) or not isinstance(tempo, int) or not 1 <= tempo <= MAX_TEMPO:
-        raise UsageError(_('tempo must be a whole number of microseconds per beat, 1–{max_tempo}, not {tempo}').format(max_tempo=MAX_TEMPO, tempo=tempo))
+        raise UsageError(_('tempo must be a whole number of microseconds per beat, 1–{max_tempo}, not {tempo}').format(max_tempo=MAX_TEMPO, tempo=repr(tempo)))
     return tempo
 
 

@@ -47,7 +47,7 @@ def sheet_format(path: str | os.PathLike) -> str:
     """The extension of *path* if guji writes it, else :class:`UsageError`."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise UsageError(_('{path}: unknown sheet music format {value}; use .musicxml, .mxl, .ly, .svg or .pdf').format(path=path, value=suffix or '(no extension)'))
+        raise UsageError(_('{path}: unknown sheet music format {value}; use .musicxml, .mxl, .ly, .svg or .pdf').format(path=path, value=repr(suffix or '(no extension)')))
     return suffix
 
 

@@ -138,10 +138,10 @@ def output_device(sd, device: int | str | None) -> int:
     try:
         info = sd.query_devices(device, kind="output")
     except ValueError as e:
-        raise AudioDeviceError(_('no sound output {device} here').format(device=device), detail=str(e),
+        raise AudioDeviceError(_('no sound output {device} here').format(device=repr(device)), detail=str(e),
                                install="'guji devices' lists them") from None
     except sd.PortAudioError as e:
-        raise AudioDeviceError(_('no sound output {device} here').format(device=device), detail=str(e),
+        raise AudioDeviceError(_('no sound output {device} here').format(device=repr(device)), detail=str(e),
                                install="'guji devices' lists them") from None
     return int(info["index"])
 

@@ -74,12 +74,12 @@ def audio_format(path: str | os.PathLike, format: str | None = None,
         format = "wav"
     if format is None:
         if ext not in EXTENSIONS:
-            raise UsageError(_('{path}: cannot tell the audio format from the extension {value}: use .wav, .flac or .ogg, or --format').format(path=path, value=ext or '(none)'))
+            raise UsageError(_('{path}: cannot tell the audio format from the extension {value}: use .wav, .flac or .ogg, or --format').format(path=path, value=str(ext or '(none)')))
         fmt = EXTENSIONS[ext]
     else:
         key = str(format).lower()
         if key not in FORMATS:
-            raise UsageError(_('unknown audio format {format}: use wav, flac or ogg').format(format=format))
+            raise UsageError(_('unknown audio format {format}: use wav, flac or ogg').format(format=repr(format)))
         fmt = FORMATS[key]
         if ext in EXTENSIONS and EXTENSIONS[ext] != fmt:
             raise UsageError(_('{path}: the extension says {value} but --format says {fmt}').format(path=path, value=EXTENSIONS[ext], fmt=fmt))

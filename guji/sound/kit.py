@@ -210,7 +210,7 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
             raise UsageError(_('{path}: [{key}] must be a table of voice parameters').format(path=path, key=key))
         unknown = sorted(set(value) - _FIELDS)
         if unknown:
-            raise UsageError(_('{path}: [{key}] unknown parameter {value} (known: {value2})').format(path=path, key=key, value=unknown[0], value2=', '.join(sorted(_FIELDS))))
+            raise UsageError(_('{path}: [{key}] unknown parameter {value} (known: {value2})').format(path=path, key=key, value=repr(unknown[0]), value2=', '.join(sorted(_FIELDS))))
         changes = dict(value)
         if "sample" in changes:
             sample = changes["sample"]

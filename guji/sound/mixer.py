@@ -133,7 +133,7 @@ class Mix:
                  gains: Sequence[float] | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
-            raise UsageError(_('channels must be 1 (mono) or 2 (stereo), not {channels}').format(channels=channels))
+            raise UsageError(_('channels must be 1 (mono) or 2 (stereo), not {channels}').format(channels=repr(channels)))
         self.channels = int(channels)
         self.performance: Performance = as_performance(performance, cues)
         self.parts: tuple[Part, ...] = self.performance.parts

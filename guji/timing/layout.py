@@ -109,7 +109,7 @@ def count_in(performance: Performance, clicks: int) -> Performance:
 def check_gap(gap) -> int:
     """*gap* as a whole number of empty grid steps (0 or more), or :class:`UsageError`."""
     if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
-        raise UsageError(_('the gap is a whole number of empty grid steps, 0 or more, not {gap}').format(gap=gap))
+        raise UsageError(_('the gap is a whole number of empty grid steps, 0 or more, not {gap}').format(gap=repr(gap)))
     return gap
 
 

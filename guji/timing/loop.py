@@ -53,7 +53,7 @@ class Loop:
 
     def __post_init__(self) -> None:
         if isinstance(self.gap, bool) or not isinstance(self.gap, int) or self.gap < 0:
-            raise UsageError(_('the gap between passes is a whole number of grid steps, 0 or more, not {gap}').format(gap=self.gap))
+            raise UsageError(_('the gap between passes is a whole number of grid steps, 0 or more, not {gap}').format(gap=repr(self.gap)))
         perf = self.performance
         if not perf.parts:
             raise UsageError(_('nothing to loop: no part'))

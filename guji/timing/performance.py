@@ -54,7 +54,7 @@ def check_pan(pan, what: str = "pan") -> float:
     try:
         value = float(pan)
     except (TypeError, ValueError):
-        raise UsageError(_('{what} must be a number from -1 (left) to 1 (right), not {pan}').format(what=what, pan=pan)) from None
+        raise UsageError(_('{what} must be a number from -1 (left) to 1 (right), not {pan}').format(what=what, pan=repr(pan))) from None
     if not (math.isfinite(value) and -1.0 <= value <= 1.0):
         raise UsageError(_('{what} must be between -1 (left) and 1 (right), not {value:g}').format(what=what, value=value))
     return value
@@ -73,7 +73,7 @@ class Timing:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rite, Rite):
-            raise UsageError(_('rite must be Rite.TOUHU or Rite.SHE, not {rite}').format(rite=self.rite))
+            raise UsageError(_('rite must be Rite.TOUHU or Rite.SHE, not {rite}').format(rite=repr(self.rite)))
         object.__setattr__(self, "interval", check_interval(self.interval))
         object.__setattr__(self, "repeat", check_repeat(self.repeat))
         object.__setattr__(self, "count_in", check_count_in(self.count_in))

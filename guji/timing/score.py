@@ -51,7 +51,7 @@ def check_interval(interval: float) -> float:
     try:
         value = float(interval)
     except (TypeError, ValueError):
-        raise UsageError(_('interval must be a number of seconds, not {interval}').format(interval=interval)) from None
+        raise UsageError(_('interval must be a number of seconds, not {interval}').format(interval=repr(interval))) from None
     if math.isnan(value) or math.isinf(value):
         raise UsageError(_('interval must be a finite number of seconds, not {value}').format(value=value))
     if value <= 0:
@@ -67,7 +67,7 @@ def interval_from_bpm(bpm: float) -> float:
     try:
         value = float(bpm)
     except (TypeError, ValueError):
-        raise UsageError(_('--bpm must be a number of strokes per minute, not {bpm}').format(bpm=bpm)) from None
+        raise UsageError(_('--bpm must be a number of strokes per minute, not {bpm}').format(bpm=repr(bpm))) from None
     if math.isnan(value) or math.isinf(value) or value <= 0:
         raise UsageError(_('--bpm must be a positive, finite number of strokes per minute, not {value:g}').format(value=value))
     return check_interval(60.0 / value)
@@ -131,14 +131,14 @@ def check_step(step, what: str = "the start step") -> "int | Fraction":
     :class:`~fractions.Fraction` of one, 0 or more; :class:`UsageError` else.
     A fraction that is whole becomes an ``int``."""
     if isinstance(step, bool):
-        raise UsageError(_('{what} must be a number of grid steps, not {step}').format(what=what, step=step))
+        raise UsageError(_('{what} must be a number of grid steps, not {step}').format(what=what, step=repr(step)))
     whole = _whole(step)
     if whole is not None:
         value: int | Fraction = whole
     elif isinstance(step, Fraction):
         value = int(step) if step.denominator == 1 else step
     else:
-        raise UsageError(_('{what} must be a whole number of grid steps or an exact Fraction of one, not {step}').format(what=what, step=step))
+        raise UsageError(_('{what} must be a whole number of grid steps or an exact Fraction of one, not {step}').format(what=what, step=repr(step)))
     if value < 0:
         raise UsageError(_('{what} must be 0 or more, not {value}').format(what=what, value=value))
     return value
@@ -150,7 +150,7 @@ def step_of(seconds, interval: float, what: str = "start") -> "int | Fraction":
     try:
         value = float(seconds)
     except (TypeError, ValueError):
-        raise UsageError(_('{what} must be a number of seconds, not {seconds}').format(what=what, seconds=seconds)) from None
+        raise UsageError(_('{what} must be a number of seconds, not {seconds}').format(what=what, seconds=repr(seconds))) from None
     if not math.isfinite(value) or value < 0:
         raise UsageError(_('{what} must be a finite, non-negative time, not {value:g}').format(what=what, value=value))
     return check_step(Fraction(value) / Fraction(interval), what)

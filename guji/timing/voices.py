@@ -41,7 +41,7 @@ class Voice(enum.Enum):
         for voice, names in VOICE_NAMES.items():
             if key in names:
                 return voice
-        raise UsageError(_('unknown voice {name}: use 鼙 (small, pi), 鼓 (big, gu), click or cue').format(name=name))
+        raise UsageError(_('unknown voice {name}: use 鼙 (small, pi), 鼓 (big, gu), click or cue').format(name=repr(name)))
 
     @property
     def latin(self) -> str:

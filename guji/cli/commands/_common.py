@@ -9,7 +9,7 @@ import shutil
 import sys
 from typing import Callable
 
-from ...i18n import _
+from ...i18n import N_, _
 from ...errors import GujiError
 from ...text.reading.editions import load
 from ...text.reading.encoding import check_encoding
@@ -33,7 +33,7 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """--encoding and --labels, for commands that may read a user's text file."""
-    parser.add_argument("--encoding", type=checked(check_encoding, str, "an encoding"),
+    parser.add_argument("--encoding", type=checked(check_encoding, str, N_("an encoding")),
                         metavar="NAME",
                         help=_("encoding of input text files (default: detect UTF-8, UTF-16 or "
                              "UTF-32 with BOM, GB18030, Big5)"))
@@ -79,7 +79,7 @@ def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
                 labels=getattr(args, "labels", "auto"), warn=warn)
 
 
-def checked(check: Callable, convert: Callable = float, what: str = "a number") -> Callable:
+def checked(check: Callable, convert: Callable = float, what: str = N_("a number")) -> Callable:
     """An argparse ``type=`` from a library check: the text is converted with
     *convert*, then checked by *check* (which raises :class:`UsageError`), so
     an option is validated by the very function the library uses, and its
@@ -88,7 +88,7 @@ def checked(check: Callable, convert: Callable = float, what: str = "a number") 
         try:
             value = convert(text)
         except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+            raise argparse.ArgumentTypeError(_('{text} is not {what}').format(text=repr(text), what=_(what))) from None
         try:
             return check(value)
         except GujiError as e:
@@ -107,10 +107,10 @@ def add_timing_options(parser: argparse.ArgumentParser, rite: Rite = Rite.TOUHU)
                        help=_('seconds between strokes (default {default_interval:g}; the sources give no speed, see README)').format(default_interval=DEFAULT_INTERVAL))
     speed.add_argument("--bpm", type=checked(interval_from_bpm), dest="bpm_interval", metavar="N",
                        help=_('strokes per minute (default {value:g})').format(value=60 / DEFAULT_INTERVAL))
-    g.add_argument("--repeat", type=checked(check_repeat, int, "a whole number"), default=1,
+    g.add_argument("--repeat", type=checked(check_repeat, int, N_("a whole number")), default=1,
                    metavar="N",
                    help=_("passes of the pattern (default 1)"))
-    g.add_argument("--count-in", type=checked(check_count_in, int, "a whole number"), default=0,
+    g.add_argument("--count-in", type=checked(check_count_in, int, N_("a whole number")), default=0,
                    metavar="N",
                    help=_("neutral clicks before the first stroke (default 0)"))
     add_force_option(parser)

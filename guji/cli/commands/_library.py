@@ -31,9 +31,9 @@ def _jobs(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_('{text} is not a whole number').format(text=repr(text))) from None
     if not 1 <= n <= 256:
-        raise argparse.ArgumentTypeError(f"{n} processes: give 1 to 256")
+        raise argparse.ArgumentTypeError(_('{n} processes: give 1 to 256').format(n=n))
     return n
 
 

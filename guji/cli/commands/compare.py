@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...files import destination
 from ...temporary import staged
 from ...midi import write_midi
@@ -137,7 +137,7 @@ def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
     midi_options = midi_options_from_args(args)
     if where.suffix in MIDI_SUFFIXES:
         path = write_midi(args.output, comparison.performance, **midi_options)
-        wrote(path, midi_summary(comparison.performance, "one track set per variant"))
+        wrote(path, midi_summary(comparison.performance, _("one track set per variant")))
         return 0
     from ...sound.files import audio_format
     fmt, sub = audio_format(args.output, None, None, streamed=where.streamed)  # before any work
@@ -155,14 +155,14 @@ def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
                             stated=(audio["rate"], audio["channels"], fmt, sub))
     wrote(where.name, summary)
     if beside is not None:
-        wrote(beside, midi_summary(comparison.performance, "one track set per variant"))
+        wrote(beside, midi_summary(comparison.performance, _("one track set per variant")))
     return 0
 
 
 def _write_audio(path, where, comparison, audio: dict, fmt: str, sub: str):
     from ...sound.files import write_audio
     from ..progress import ProgressBar
-    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=audio["rate"])
+    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=audio["rate"])
     try:
         return write_audio(path, comparison.performance, **audio, format=fmt, subtype=sub,
                            progress=bar)

@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
 def _nothing_plays(error) -> str:
     """Why nothing plays, in a musician's words, with what the sound library
     said after it (for whoever helps) and how to install what is missing."""
-    said = f" (the sound library said: {error.detail})" if error.detail else ""
-    install = f"; to play here, {error.install}" if error.install else ""
+    said = _(" (the sound library said: {detail})").format(detail=error.detail) if error.detail else ""
+    install = _("; to play here, {install}").format(install=error.install) if error.install else ""
     return f"{error.reason[:1].upper()}{error.reason[1:]}{said}{install}"
 
 
@@ -103,20 +103,21 @@ def _next_steps(out, everything, patterns) -> str:
     someone who has just met guji."""
     first = f"{patterns[0].tradition.slug}:{patterns[0].diagram}"
     guji = command_name()
-    many = {2: "both", 3: "all three", 4: "all four"}.get(len(patterns), f"all {len(patterns)}")
+    many = {2: _("both"), 3: _("all three"), 4: _("all four")}.get(
+        len(patterns), _("all {n}").format(n=len(patterns)))
     if out is None:
-        listen = f"  the recordings as files:     {guji} demo --write\n"
+        listen = _("  the recordings as files:     {command}").format(command=f"{guji} demo --write") + "\n"
         said = ""
     else:
-        listen = f"  listen to all of them:       open {everything}\n"
-        said = (f"guji: wrote {len(patterns) * 2 + 2} files to {out}/: each pattern as a "
-                f"recording (.wav, any audio player opens it) and as MIDI (.mid, for a drum "
-                f"machine, a sequencer or a notation program); {everything.name} is {many} "
-                "one after another.\n")
-    return (said + "Next:\n" + listen +
-            f"  two editions against each other, the differences marked by a bell:\n"
-            f"      {guji} compare {first} {first}@wuli-tongkao --mode diff --rite she "
-            "-o compare.wav\n"
-            f"  sheet music for performers:  {guji} sheet lu xue -o lu-xue.pdf\n"
-            f"  the strokes and where they are printed:  {guji} show lu\n"
-            f"  everything else:             {guji} --help")
+        listen = _("  listen to all of them:       {command}").format(command=f"open {everything}") + "\n"
+        said = _("guji: wrote {n} files to {folder}/: each pattern as a recording (.wav, any audio "
+                 "player opens it) and as MIDI (.mid, for a drum machine, a sequencer or a notation "
+                 "program); {all} is {many} one after another.").format(
+            n=len(patterns) * 2 + 2, folder=out, all=everything.name, many=many) + "\n"
+    compare = f"{guji} compare {first} {first}@wuli-tongkao --mode diff --rite she -o compare.wav"
+    return (said + _("Next:") + "\n" + listen +
+            _("  two editions against each other, the differences marked by a bell:") + "\n"
+            f"      {compare}\n" +
+            _("  sheet music for performers:  {command}").format(command=f"{guji} sheet lu xue -o lu-xue.pdf") + "\n" +
+            _("  the strokes and where they are printed:  {command}").format(command=f"{guji} show lu") + "\n" +
+            _("  everything else:             {command}").format(command=f"{guji} --help"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...views.draw import VIEWS, drawing, write_svg
 from ...views.png import svg_to_png
 from ...errors import UsageError
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         path = write_svg(out, picture.svg(xml_declaration=True))
     else:
         path = svg_to_png(picture, out, scale=args.scale)
-    wrote(path, f"a picture ({args.view} view) of {', '.join(p.id for p in patterns)}")
+    wrote(path, _("a picture ({view} view) of {ids}").format(view=args.view, ids=", ".join(p.id for p in patterns)))
     return 0
 
 
@@ -62,7 +62,7 @@ def _kind(out: str, format: str | None) -> str:
     (a device, a pipe, ``-``) gets SVG."""
     suffix = Path(out).suffix.lower() if out != "-" else ""
     if suffix and suffix not in (".svg", ".png"):
-        raise UsageError(_('cannot draw to {out}: the file name must end in .svg or .png').format(out=out))
+        raise UsageError(_('cannot draw to {out}: the file name must end in .svg or .png').format(out=repr(out)))
     if format and suffix and suffix != f".{format}":
         raise UsageError(_('{out}: the extension says {value} but --format says {format}').format(out=out, value=suffix[1:], format=format))
     return format or (suffix[1:] if suffix else "svg")

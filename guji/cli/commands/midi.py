@@ -17,7 +17,7 @@ import argparse
 import os
 from pathlib import Path
 
-from ...i18n import _
+from ...i18n import N_, _
 from ...errors import UsageError
 from ...files import destination, make_folder
 from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
@@ -41,13 +41,13 @@ def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
         raise argparse.ArgumentTypeError(
-            f"{text!r}: expected VOICE=NUMBER[,VOICE=NUMBER...], e.g. 鼙=45,鼓=41")
+            _('{text}: expected VOICE=NUMBER[,VOICE=NUMBER...], e.g. 鼙=45,鼓=41').format(text=repr(text)))
     for item in items:
         sep = "=" if "=" in item else ":" if ":" in item else None
         if sep is None:
             raise argparse.ArgumentTypeError(
-                f"{item!r}: expected VOICE=NUMBER, e.g. 鼙=45 or big=41")
-        name, _, number = item.partition(sep)
+                _('{item}: expected VOICE=NUMBER, e.g. 鼙=45 or big=41').format(item=repr(item)))
+        name, _sep, number = item.partition(sep)
         try:
             voice = Voice.from_name(name)
         except UsageError as e:
@@ -56,25 +56,25 @@ def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice
             value = int(number.strip())
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{item!r}: the {what} must be a whole number {low}–127") from None
+                _('{item}: the {what} must be a whole number {low}–127').format(item=repr(item), what=what, low=low)) from None
         if not low <= value <= 127:
             raise argparse.ArgumentTypeError(
-                f"{item!r}: the {what} must be {low}–127, not {value}")
+                _('{item}: the {what} must be {low}–127, not {value}').format(item=repr(item), what=what, low=low, value=value))
         if voice in table:
-            raise argparse.ArgumentTypeError(f"{text!r}: {voice.value} given twice")
+            raise argparse.ArgumentTypeError(_('{text}: {value} given twice').format(text=repr(text), value=voice.value))
         table[voice] = value
     return table
 
 
 def _key_map(text: str) -> dict[Voice, int]:
-    return parse_voice_values(text, "key", 0)
+    return parse_voice_values(text, _("key"), 0)
 
 
 def _velocity_map(text: str) -> dict[Voice, int]:
-    return parse_voice_values(text, "velocity", 1)
+    return parse_voice_values(text, _("velocity"), 1)
 
 
-_ticks_per_beat = checked(check_ticks_per_beat, int, "a whole number")
+_ticks_per_beat = checked(check_ticks_per_beat, int, N_("a whole number"))
 
 
 def _describe(table: dict[Voice, int], names: dict[int, str] | None = None) -> str:

@@ -23,7 +23,7 @@ def _modes(text: str) -> tuple[str, ...]:
     modes = tuple(m.strip() for m in text.split(",") if m.strip())
     for m in modes:
         if m not in MODES:
-            raise argparse.ArgumentTypeError(f"unknown mode {m!r}: use {', '.join(MODES)}")
+            raise argparse.ArgumentTypeError(_('unknown mode {m}: use {value}').format(m=repr(m), value=', '.join(MODES)))
     return modes
 
 

@@ -13,7 +13,7 @@ import argparse
 import sys
 import threading
 
-from ...i18n import _
+from ...i18n import N_, _
 from ...errors import GujiError, UsageError
 from ...sound.devices import AudioDeviceError
 from ._audio import (add_audio_options, add_mute_options, add_sequence_options,
@@ -40,7 +40,7 @@ def register(subparsers) -> None:
                         "the grid runs on across the seam (with several patterns, --gap steps)"))
     p.add_argument("--device", metavar="DEVICE",
                    help=_("output device: index or part of its name (see 'guji devices')"))
-    p.add_argument("--latency", type=checked(_latency, float, "a number of seconds"),
+    p.add_argument("--latency", type=checked(_latency, float, N_("a number of seconds")),
                    default=DEFAULT_LATENCY, metavar="SECONDS",
                    help=_('output buffer (default {default_latency:g}: no underrun on a busy machine; the display and MIDI follow the sound whatever it is)').format(default_latency=DEFAULT_LATENCY))
     p.add_argument("--quiet", action="store_true", help=_("do not show the strokes"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...errors import UsageError
 from ...sheet.build import sheet_of
 from ...sheet.layout import GLYPH_PLACES
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     path = write_sheet(out, sheet, glyphs=args.glyphs)
     strokes = sum(n.voice in DRUMS for k in range(len(sheet.staves)) for n in sheet.notes(k))
-    staves = f"{len(sheet.staves)} staves" if len(sheet.staves) > 1 else "1 staff"
-    bars = f"{len(sheet.measures)} bar{'s' if len(sheet.measures) > 1 else ''}"
-    wrote(path, f"{bars}; {strokes} strokes written; {staves}")
+    staves = ngettext("{n} staff", "{n} staves", len(sheet.staves)).format(n=len(sheet.staves))
+    bars = ngettext("{n} bar", "{n} bars", len(sheet.measures)).format(n=len(sheet.measures))
+    wrote(path, _("{bars}; {strokes} strokes written; {staves}").format(bars=bars, strokes=strokes, staves=staves))
     return 0

@@ -109,7 +109,7 @@ def texts(files: Sequence[str] = (), only: bool = False, encoding: str | None = 
     for path in files:
         name = Path(path).stem
         if name in where:
-            raise UsageError(_("{path}: its edition name {name} (the file's stem) is taken by {value}: rename the file").format(path=path, name=name, value=where[name]))
+            raise UsageError(_("{path}: its edition name {name} (the file's stem) is taken by {value}: rename the file").format(path=path, name=repr(name), value=where[name]))
         where[name] = path
         out.append(file_text(path, encoding, labels))
     return out

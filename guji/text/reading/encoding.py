@@ -62,9 +62,9 @@ def check_encoding(encoding: str) -> str:
     try:
         info = codecs.lookup(encoding)
     except (LookupError, TypeError, ValueError):
-        raise EncodingError(_('unknown encoding {encoding}').format(encoding=encoding)) from None
+        raise EncodingError(_('unknown encoding {encoding}').format(encoding=repr(encoding))) from None
     if not getattr(info, "_is_text_encoding", True) or info.name == "undefined":
-        raise EncodingError(_('{encoding} is not a text encoding (give one such as utf-8, gb18030 or big5)').format(encoding=encoding))
+        raise EncodingError(_('{encoding} is not a text encoding (give one such as utf-8, gb18030 or big5)').format(encoding=repr(encoding)))
     return encoding
 
 
@@ -85,7 +85,7 @@ def decode(data: bytes, encoding: str | None = None, filename: str = "<input>") 
         try:
             return data.decode(encoding), encoding
         except UnicodeDecodeError as e:
-            raise EncodingError(_('{filename}: not valid {encoding} (byte {start}: {value})').format(filename=filename, encoding=encoding, start=e.start, value=data[e.start:e.start + 1])) from None
+            raise EncodingError(_('{filename}: not valid {encoding} (byte {start}: {value})').format(filename=filename, encoding=encoding, start=e.start, value=repr(data[e.start:e.start + 1]))) from None
         except (UnicodeError, LookupError, ValueError, TypeError) as e:
             raise EncodingError(_('{filename}: cannot decode as {encoding}: {e}').format(filename=filename, encoding=encoding, e=e)) from None
     if data.startswith(codecs.BOM_UTF8):

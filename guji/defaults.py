@@ -29,6 +29,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from .i18n import _
 from .errors import UsageError
 
 #: Samples a second when the user says nothing (``--rate``).
@@ -56,9 +57,9 @@ def check_rate(rate: Any) -> int:
             raise TypeError
         value = operator.index(rate)
     except TypeError:
-        raise UsageError(f"sample rate must be a whole number of Hz, not {rate!r}") from None
+        raise UsageError(_('sample rate must be a whole number of Hz, not {rate}').format(rate=repr(rate))) from None
     if not MIN_RATE <= value <= MAX_RATE:
-        raise UsageError(f"sample rate {value} Hz is out of range ({MIN_RATE}–{MAX_RATE} Hz)")
+        raise UsageError(_('sample rate {value} Hz is out of range ({min_rate}–{max_rate} Hz)').format(value=value, min_rate=MIN_RATE, max_rate=MAX_RATE))
     return int(value)
 
 
@@ -67,7 +68,7 @@ def check_latency(latency: Any) -> float:
     try:
         value = float(latency)
     except (TypeError, ValueError):
-        raise UsageError(f"the latency is a number of seconds, not {latency!r}") from None
+        raise UsageError(_('the latency is a number of seconds, not {latency}').format(latency=repr(latency))) from None
     if not 0.001 <= value <= 2.0:
-        raise UsageError(f"the latency must be 0.001–2 seconds, not {value:g}")
+        raise UsageError(_('the latency must be 0.001–2 seconds, not {value:g}').format(value=value))
     return value

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .i18n import _
+
 
 class GujiError(Exception):
     """Base class of every error guji reports to a user."""
@@ -80,8 +82,14 @@ def describe_char(text: str) -> str:
     """``'▲' (U+25B2)`` for one character; ``'[]'`` for more; controls escaped."""
     if len(text) == 1:
         shown = escape_controls(text)
-        return f"'{text}' (U+{ord(text):04X})" if shown == text else f"{shown}"
-    return f"'{escape_controls(text)}'"
+        return (_("'{char}' (U+{code})").format(char=text, code=f"{ord(text):04X}")
+                if shown == text else f"{shown}")
+    return quoted(escape_controls(text))
+
+
+def quoted(text: str) -> str:
+    """*text* in the language's quotation marks: ``'text'``, 「text」."""
+    return _("'{text}'").format(text=text)
 
 
 def display_width(text: str) -> int:
@@ -140,8 +148,9 @@ class NotationError(GujiError):
         name = escape_controls(self.filename or "<text>")
         message = escape_controls(self.message)
         if self.location is None:
-            return f"{name}: {message}"
-        return f"{name}:{self.location.line}:{self.location.column}: {message}"
+            return _("{file}: {message}").format(file=name, message=message)
+        return _("{file}:{line}:{column}: {message}").format(
+            file=name, line=self.location.line, column=self.location.column, message=message)
 
     def caret(self) -> str:
         """The source line and a caret under the bad column (two lines), or ''."""

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from .i18n import _
 from . import stops, temporary
 from .errors import UsageError, escape_controls
 
@@ -158,30 +159,28 @@ def destination(where, *, hint: str = "", binary: bool = True) -> Destination:
     if isinstance(name, bytes):
         name = os.fsdecode(name)
     if name == "":
-        raise UsageError("no file name given")
+        raise UsageError(_('no file name given'))
     if name == STDOUT or name in STDOUT_PATHS:
         if binary and _is_terminal(sys.stdout):
-            raise UsageError("standard output is a terminal: redirect it to a file or a pipe, "
-                             "or give a file name")
+            raise UsageError(_('standard output is a terminal: redirect it to a file or a pipe, or give a file name'))
         return Destination("standard output", None, True)
     path = Path(name)
     try:
         info = os.stat(path)          # follows symbolic links
     except FileNotFoundError:
         if name.endswith(("/", os.sep)):
-            raise UsageError(f"{name}: no such directory{hint}") from None
+            raise UsageError(_('{name}: no such directory{hint}').format(name=name, hint=hint)) from None
         return Destination(name, _new_file(name, path), False)
     except OSError as e:
-        raise UsageError(f"{name}: cannot write: {reason(e)}") from None
+        raise UsageError(_('{name}: cannot write: {value}').format(name=name, value=reason(e))) from None
     if stat.S_ISDIR(info.st_mode):
-        raise UsageError(f"{name}: is a directory{hint}")
+        raise UsageError(_('{name}: is a directory{hint}').format(name=name, hint=hint))
     if stat.S_ISBLK(info.st_mode):            # a disk or a partition: never written over
-        raise UsageError(f"{name}: is a block device (a disk or a partition): guji writes "
-                         "only to files, character devices, named pipes and sockets")
+        raise UsageError(_('{name}: is a block device (a disk or a partition): guji writes only to files, character devices, named pipes and sockets').format(name=name))
     if not stat.S_ISREG(info.st_mode):
         return Destination(name, path, True)      # a device, FIFO or socket: written directly
     if not os.access(path, os.W_OK):
-        raise UsageError(f"{name}: cannot write: {_why_not_writable(path)}")
+        raise UsageError(_('{name}: cannot write: {value}').format(name=name, value=_why_not_writable(path)))
     return Destination(name, Path(os.path.realpath(path)), False)
 
 
@@ -202,10 +201,9 @@ def _new_file(name: str, path: Path) -> Path:
     parent = real.parent
     if not parent.is_dir():
         if path.is_symlink():                  # a link into a folder that is not there
-            raise UsageError(f"{name}: a link to {escape_controls(os.readlink(path))!r}, in "
-                             f"no such directory {escape_controls(str(parent))!r}")
+            raise UsageError(_('{name}: a link to {value}, in no such directory {value2}').format(name=name, value=repr(escape_controls(os.readlink(path))), value2=repr(escape_controls(str(parent)))))
         shown = path.parent if str(path.parent) else Path(".")
-        raise UsageError(f"{name}: no such directory {str(shown)!r}")
+        raise UsageError(_('{name}: no such directory {value}').format(name=name, value=repr(str(shown))))
     return real
 
 
@@ -320,7 +318,7 @@ def writing(where, *, hint: str = "", errors: tuple = (), binary: bool = True
     except (OSError, *errors) as e:
         if isinstance(e, BrokenPipeError) and where_to.path is None:
             raise                     # standard output's reader went away: not an error here
-        raise UsageError(f"{where_to.name}: cannot write: {reason(e)}") from None
+        raise UsageError(_('{name}: cannot write: {value}').format(name=where_to.name, value=reason(e))) from None
 
 
 def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path, bool]:
@@ -333,14 +331,14 @@ def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path
     if os.path.isdir(folder):            # os.path: False for a name too long, not OSError
         return folder, False
     if os.path.lexists(folder):
-        raise UsageError(f"{name}: exists and is not a directory")
+        raise UsageError(_('{name}: exists and is not a directory').format(name=name))
     parent = folder.parent if str(folder.parent) else Path(".")
     if not parents and not os.path.isdir(parent):
-        raise UsageError(f"{name}: no such directory {str(parent)!r}")
+        raise UsageError(_('{name}: no such directory {value}').format(name=name, value=repr(str(parent))))
     try:
         folder.mkdir(parents=parents)
     except OSError as e:
-        raise UsageError(f"{name}: cannot make the folder: {reason(e)}") from None
+        raise UsageError(_('{name}: cannot make the folder: {value}').format(name=name, value=reason(e))) from None
     return folder, True
 
 

@@ -3,7 +3,8 @@
 The synthesised voices are kept in a cache folder (``guji.sound.oneshot``):
 the tests use one of their own, made fresh for the session, so they never
 read or write the user's ``~/.cache/guji`` and always exercise both the
-synthesis and the cache.
+synthesis and the cache. They run in English (``GUJI_LANG=en``) whatever the
+desktop's language.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ import tempfile
 
 _CACHE = tempfile.mkdtemp(prefix="guji-test-cache-")
 os.environ["GUJI_CACHE"] = _CACHE
+# guji speaks English in the tests, in process and in the processes they start,
+# whatever the desktop's language (a test choosing a language says so:
+# runner.environment(LANG=...), guji --lang)
+os.environ["GUJI_LANG"] = "en"
 
 
 # -- the live tests: marked, so they can be run on their own (-m live) or left out -----------

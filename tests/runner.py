@@ -43,8 +43,19 @@ def _bounded(file_bytes: int, memory_bytes: int):
     return limit
 
 
+#: What chooses the language guji speaks (guji.i18n.choose).
+LANGUAGE_VARIABLES = ("GUJI_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
+
+
 def environment(**extra: str) -> dict:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+    """This process's environment for a guji process, in English whatever the
+    desktop's language (``GUJI_LANG=en``), unless *extra* chooses a language
+    (``LANG=zh_TW.UTF-8``): then the inherited choices are dropped and only
+    *extra*'s count."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1", GUJI_LANG="en")
+    if any(v in extra for v in LANGUAGE_VARIABLES):
+        for v in LANGUAGE_VARIABLES:
+            env.pop(v, None)
     env.update(extra)
     return env
 

@@ -7,7 +7,9 @@ checked for what the audit does not see: no horizontal scroll of the page
 itself, the timeline's text at least 10 CSS px as drawn, no literal
 ``U+000A`` where a schedule should break its lines, a ``<main>`` landmark,
 and every run of Chinese text inside an element whose ``lang`` says so
-(the prose around it being English, the page's own ``lang``).
+(the prose around it being English, the page's own ``lang``). The same
+audits pass on the pages in 繁體中文 and 简体中文 (``<html lang>`` zh-Hant /
+zh-Hans, the sources' words marked zh-Hant inside a zh-Hans page).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from guji.timing.performance import Timing
 from guji.views.page import write_page
 
 from browsers import AXE, launched, serving
+from test_page_languages import speaking
 from test_studio import FIXED
 
 WIDTHS = (390, 1280)
@@ -69,12 +72,12 @@ def audit(browser, url: str, width: int, prepare=None) -> dict:
         context.close()
 
 
-def check(found: dict, width: int) -> None:
+def check(found: dict, width: int, lang: str = "en") -> None:
     assert found["violations"] == [], found["violations"]
     assert found["scroll"][0] <= found["scroll"][1], f"scrolls sideways at {width} px"
     assert found["sizes"] and min(found["sizes"]) >= 10, min(found["sizes"] or [0])
     assert "U+000A" not in found["text"]
-    assert found["main"] == 1 and found["lang"] == "en"
+    assert found["main"] == 1 and found["lang"] == lang
     assert found["wrong"] == [], found["wrong"]
 
 
@@ -88,6 +91,20 @@ def shared_page(tmp_path_factory):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_shared_page(browser, shared_page, width):
     check(audit(browser, shared_page.as_uri(), width), width)
+
+
+@pytest.fixture(scope="module", params=("zh-Hant", "zh-Hans"))
+def chinese_page(request, tmp_path_factory):
+    with speaking(request.param):
+        folder = tmp_path_factory.mktemp("a11y") / "xue2"
+        return request.param, write_page(folder, [load("xue:2"), load("xue:2@lijing-benyi")],
+                                         Timing(rite=Rite.SHE, interval=0.3), rate=16000)
+
+
+def test_the_shared_page_in_chinese(browser, chinese_page):
+    lang, index = chinese_page
+    for width in WIDTHS:
+        check(audit(browser, index.as_uri(), width), width, lang)
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +128,13 @@ def _use(page) -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_studio(browser, studio, width):
     check(audit(browser, studio.url, width, _use), width)
+
+
+@pytest.mark.parametrize("lang", ("zh-Hant", "zh-Hans"))
+def test_the_studio_in_chinese(browser, studio, lang):
+    with speaking(lang):                    # the studio speaks the language it runs in
+        for width in WIDTHS:
+            check(audit(browser, studio.url, width, _use), width, lang)
 
 
 def test_the_studio_by_keyboard_alone(browser, studio):

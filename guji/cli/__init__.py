@@ -24,7 +24,7 @@ def main(argv=None) -> int:
         status = run(argv)
     except KeyboardInterrupt as stop:     # before the command line's own handling
         status, word = signals.exit_status(stop) if signals else (130, "interrupted")
-        print(f"guji: {word}", file=sys.stderr)
+        print(f"guji: {word}", file=sys.stderr)     # before the languages load: English
     if signals is not None and argv is None:     # the console script: guji is exiting
         _flush()
         signals.settle()

@@ -21,6 +21,7 @@ import threading
 from dataclasses import replace
 from typing import Iterable, TextIO
 
+from ..i18n import N_, _
 from ..errors import display_width, escape_controls
 from ..text.reading.notation import Pattern, Rite
 from ..timing.performance import Part
@@ -32,7 +33,7 @@ REVERSE = "\x1b[7m"
 NORMAL = "\x1b[27m"
 CLEAR_LINE = "\x1b[K"
 #: Added to the line while playback is paused.
-PAUSED = "  [paused]"
+PAUSED = N_("  [paused]")
 
 
 def stroke_display(out: TextIO) -> "StrokeDisplay":
@@ -87,11 +88,11 @@ class StrokeDisplay:
             if self.tty:
                 self._draw()
             else:
-                self.out.write(("paused" if paused else "playing") + "\n")
+                self.out.write((_("paused") if paused else _("playing")) + "\n")
                 self.out.flush()
 
     def _draw(self) -> None:
-        mark = PAUSED if self._paused else ""
+        mark = _(PAUSED) if self._paused else ""
         if self.tty:
             self.out.write("\r" + self._line + mark + CLEAR_LINE)
             self._drawn = True

@@ -24,6 +24,7 @@ import json
 import sys
 from typing import Any, Iterator, Sequence, TextIO
 
+from ..i18n import _
 from ..library_messages import StderrCapture
 from ..timing.events import Onset
 from .keys import Keys
@@ -108,15 +109,15 @@ def report_lines(report, caught: Sequence[str], verbose: bool = True) -> list[st
     *verbose*) what the sound system printed meanwhile (empty when all went well)."""
     lines = []
     if report is not None and report.troubled:
-        lines.append(f"guji: playback: {report.summary()}")
+        lines.append(_("guji: playback: {summary}").format(summary=report.summary()))
     said = [line for line in caught if line.strip()]
     if said and not verbose:
-        lines.append(f"guji: the sound system said {len(said)} thing(s) while playing "
-                     "(--verbose shows them)")
+        lines.append(_("guji: the sound system said {n} thing(s) while playing (--verbose shows them)"
+                       ).format(n=len(said)))
     elif said:
-        more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
-        lines.append(f"guji: the sound system said {len(said)} thing(s) while playing: "
-                     f"{said[0].strip()}{more}")
+        more = _(" (and {n} more)").format(n=len(said) - 1) if len(said) > 1 else ""
+        lines.append(_("guji: the sound system said {n} thing(s) while playing: {first}{more}").format(
+            n=len(said), first=said[0].strip(), more=more))
     return lines
 
 

@@ -17,8 +17,9 @@ import importlib
 import sys
 from contextlib import nullcontext
 
-from .. import __version__, limits
+from .. import __version__, i18n, limits
 from ..errors import GujiError, NotationError
+from ..i18n import _
 from ..limits import LimitError
 from ..stops import check
 from .signals import exit_status, ignoring, stopping
@@ -35,7 +36,8 @@ class ArgumentParser(argparse.ArgumentParser):
     pointing to the help of the command it belongs to (``guji sheet --help``)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, _("{prog}: error: {message} (see '{prog} --help')").format(
+            prog=self.prog, message=message) + "\n")
 
 
 class CommandParser(ArgumentParser):
@@ -50,6 +52,9 @@ class CommandParser(ArgumentParser):
         if self._intermixing:            # Python < 3.12.7: the intermixed parse calls back here
             return super().parse_known_args(args, namespace)
         self._intermixing = True
+        saved = self.usage
+        if saved is None:        # argparse would cut 7 characters, len('usage: '), off any language's
+            self.usage = self.format_usage()[len(i18n.translator("argparse").gettext("usage: ")):].rstrip("\n")
         try:
             namespace, extras = self.parse_known_intermixed_args(args, namespace)
         except Exception:
@@ -57,8 +62,9 @@ class CommandParser(ArgumentParser):
             raise
         finally:
             self._intermixing = False
+            self.usage = saved
         if extras:
-            self.error("unrecognized arguments: " + " ".join(extras))
+            self.error(_("unrecognized arguments: {arguments}").format(arguments=" ".join(extras)))
         return namespace, extras
 
 
@@ -74,10 +80,14 @@ def _wanted(argv: list[str] | None) -> tuple[str, ...]:
 def build_parser(argv: list[str] | None = None) -> ArgumentParser:
     parser = ArgumentParser(
         prog="guji",
-        description="Hear, export and compare the 投壺 drum scores (魯鼓, 薛鼓) of the 禮記.",
-        epilog="Pattern ids: SCORE[:DIAGRAM][@EDITION], e.g. lu, xue:2, lu:1@wuli-tongkao, "
-               "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options.")
-    parser.add_argument("--version", action="version", version=f"guji {__version__}")
+        description=_("Hear, export and compare the 投壺 drum scores (魯鼓, 薛鼓) of the 禮記."),
+        epilog=_("Pattern ids: SCORE[:DIAGRAM][@EDITION], e.g. lu, xue:2, lu:1@wuli-tongkao, "
+                 "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options."))
+    parser.add_argument("--version", action="version", version=f"guji {__version__}",
+                        help=_("show guji's version and exit"))
+    parser.add_argument("--lang", metavar="LANGUAGE",
+                        help=_("the language guji speaks: zh-Hant (繁體), zh-Hans (简体) or en; "
+                               "default: GUJI_LANG, else the system's"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name in _wanted(argv):
         module_name = f"guji.cli.commands.{name}"
@@ -94,10 +104,10 @@ def build_parser(argv: list[str] | None = None) -> ArgumentParser:
 def report(error: GujiError, args: argparse.Namespace | None = None) -> None:
     """Print a user error: one line, plus the caret display for notation errors.
     A limit ``--force`` lifts says so, where the command has ``--force``."""
-    line = f"guji: {error}"
+    line = _("guji: {message}").format(message=error)
     if (isinstance(error, LimitError) and error.forcible
             and getattr(args, "force", None) is not None):
-        line += " (--force lifts the limit)"
+        line += _(" (--force lifts the limit)")
     print(line, file=sys.stderr)
     if isinstance(error, NotationError):
         caret = error.caret()
@@ -118,23 +128,63 @@ def main(argv: list[str] | None = None) -> int:
             except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
                 with ignoring():               # a second signal: no second line, no traceback
                     status, word = exit_status(stop)
-                    print(f"guji: {word}", file=sys.stderr)
+                    print(_('guji: {word}').format(word=word), file=sys.stderr)
                     return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
 
 
+def without_lang(args: list[str]) -> tuple[list[str], str | None]:
+    """*args* without ``--lang X`` / ``--lang=X`` (anywhere before ``--``: the
+    language is chosen before the parsers are built, their help in it), and the
+    last language asked for."""
+    rest, asked, i = [], None, 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            asked, i = args[i + 1], i + 2
+            continue
+        if arg.startswith("--lang="):
+            asked = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    return rest, asked
+
+
+def choose_language(asked: str | None) -> str | None:
+    """Speak *asked* (``--lang``), else ``GUJI_LANG``'s language, else the
+    system's (:func:`guji.i18n.choose`); return the error line for a language
+    guji does not know, else ``None``."""
+    try:
+        i18n.use(i18n.choose(asked))
+    except i18n.LanguageError:
+        i18n.use(i18n.choose())
+        return _("guji: unknown language '{language}' for --lang (choose from en, zh-Hant, zh-Hans)"
+                 ).format(language=asked)
+    return None
+
+
 def _run(argv: list[str] | None) -> int:
+    typed = list(sys.argv[1:] if argv is None else argv)
+    argv, asked = without_lang(typed)
+    unknown = choose_language(asked)
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, or a bad option (one line, status 2)
         return e.code if isinstance(e.code, int) else 2
     # the command as typed, for advice that repeats it (guji compare … -o FILE)
-    args.command_line = list(sys.argv[1:] if argv is None else argv)
+    args.command_line = typed
     if not getattr(args, "func", None):
         parser.print_usage(sys.stderr)
-        print("guji: give a command (see 'guji --help')", file=sys.stderr)
+        print(_("guji: give a command (see 'guji --help')"), file=sys.stderr)
         return 2
     try:
         check()                      # a stop while the modules loaded, swallowed by Python

@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import sys
 
+from ..i18n import _, ngettext
 from ..timing.performance import Performance
 
 
 def wrote(name, what: str) -> None:
     """Report the file *name* written, holding *what* (see the module docstring)."""
-    print(f"wrote {name}: {what}", file=sys.stderr)
+    print(_('wrote {name}: {what}').format(name=name, what=what), file=sys.stderr)
 
 
 def strokes(n: int) -> str:
-    return f"{n} stroke{'' if n == 1 else 's'}"
+    return ngettext("{n} stroke", "{n} strokes", n).format(n=n)
 
 
 def midi_summary(performance: Performance, extra: str = "") -> str:
     """``7.2 s of MIDI; 12 strokes`` (and *extra*, if given)."""
-    text = f"{performance.duration:.1f} s of MIDI; {strokes(performance.stroke_count)}"
-    return f"{text}; {extra}" if extra else text
+    text = _("{seconds:.1f} s of MIDI").format(seconds=performance.duration)
+    text = _("{first}; {second}").format(first=text, second=strokes(performance.stroke_count))
+    return _("{first}; {second}").format(first=text, second=extra) if extra else text

@@ -28,12 +28,13 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
+from ..i18n import N_, _
 from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, handler, reset
 
 #: The signals that stop guji cleanly, and the word for each.
 SIGNALS = {getattr(signal, name): word for name, word in
-           (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"),
-            ("SIGBREAK", "interrupted")) if hasattr(signal, name)}
+           (("SIGINT", N_("interrupted")), ("SIGTERM", N_("terminated")), ("SIGHUP", N_("hung up")),
+            ("SIGBREAK", N_("interrupted"))) if hasattr(signal, name)}
 
 __all__ = ["SIGNALS", "Stopped", "exit_status", "ignoring", "install", "settle", "stopping"]
 
@@ -94,6 +95,6 @@ def exit_status(stop: KeyboardInterrupt) -> tuple[int, str]:
     """The exit status and the one line for a stop: 130 ``interrupted`` for
     Ctrl-C, 143 ``terminated (SIGTERM)``, 129 ``hung up (SIGHUP)``."""
     signum = getattr(stop, "signum", signal.SIGINT)
-    word = SIGNALS.get(signum, "stopped")
+    word = _(SIGNALS.get(signum, N_("stopped")))
     name = signal.Signals(signum).name
     return 128 + int(signum), word if signum == signal.SIGINT else f"{word} ({name})"

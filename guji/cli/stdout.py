@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..i18n import _
 from ..errors import UsageError
 from ..files import reason
 
@@ -41,14 +42,14 @@ class CheckedOutput:
 
     def _call(self, name: str, *args):
         if self.stream is None:
-            raise OutputError("standard output is closed: nothing can be written to it")
+            raise OutputError(_('standard output is closed: nothing can be written to it'))
         try:
             return getattr(self.stream, name)(*args)
         except BrokenPipeError:
             raise
         except (OSError, ValueError) as e:
             self._silence()
-            raise OutputError(f"standard output: cannot write: {reason(e)}") from None
+            raise OutputError(_('standard output: cannot write: {value}').format(value=reason(e))) from None
 
     def _silence(self) -> None:
         """Point the real standard output at the null device (not a test's capture)."""
@@ -65,5 +66,5 @@ class CheckedOutput:
         if self.stream is None:
             if name in ("isatty", "writable"):
                 return lambda: False
-            raise OutputError("standard output is closed: nothing can be written to it")
+            raise OutputError(_('standard output is closed: nothing can be written to it'))
         return getattr(self.stream, name)

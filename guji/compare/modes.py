@@ -46,6 +46,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Sequence
 
+from ..i18n import _
 from ..errors import UsageError
 from ..text.collation.align import DEL, INS, SUB
 from ..text.collation.grid import Column, Grid, align_many
@@ -94,9 +95,9 @@ def _title(mode: str, patterns: Sequence[Pattern]) -> str:
 def _check(patterns: Sequence[Pattern], mode: str, least: int = 2) -> tuple[Pattern, ...]:
     patterns = tuple(patterns)
     if mode not in MODES:
-        raise UsageError(f"unknown compare mode {mode!r}: use one of {', '.join(MODES)}")
+        raise UsageError(_('unknown compare mode {mode}: use one of {value}').format(mode=repr(mode), value=', '.join(MODES)))
     if len(patterns) < least:
-        raise UsageError(f"compare needs at least {least} patterns, not {len(patterns)}")
+        raise UsageError(_('compare needs at least {least} patterns, not {value}').format(least=least, value=len(patterns)))
     return patterns
 
 

@@ -24,6 +24,7 @@ import re
 import xml.parsers.expat
 from dataclasses import dataclass, field
 
+from ..i18n import _
 from ..errors import Location, UsageError
 from ..text.reading.editions import PatternId
 from ..text.reading.encoding import read_text
@@ -55,7 +56,7 @@ def is_mei(source: str) -> bool:
 
 def _parse(path: str) -> _Node:
     """The elements of the MEI file *path* (bounded by guji's input limit)."""
-    text, _ = read_text(path, "utf-8")
+    text, _encoding = read_text(path, "utf-8")
     lines = text.encode("utf-8").split(b"\n")
     parser = xml.parsers.expat.ParserCreate("utf-8", namespace_separator=" ")
     root = _Node("", {}, Location(0, 1, 1))
@@ -67,7 +68,7 @@ def _parse(path: str) -> _Node:
         return Location(parser.CurrentByteIndex, line, chars + 1)
 
     def start(name: str, attrs: dict) -> None:
-        ns, _, local = name.rpartition(" ")
+        ns, _space, local = name.rpartition(" ")
         node = _Node(local if ns == NS else name, {k.replace(_XML_NS + " ", "xml:"): v
                                                     for k, v in attrs.items()}, where())
         stack[-1].children.append(node)
@@ -84,8 +85,7 @@ def _parse(path: str) -> _Node:
     try:
         parser.Parse(text.encode("utf-8"), True)
     except xml.parsers.expat.ExpatError as e:
-        raise UsageError(f"{path}:{e.lineno}:{e.offset + 1}: not well-formed XML: "
-                         f"{xml.parsers.expat.ErrorString(e.code)}") from None
+        raise UsageError(_('{path}:{lineno}:{value}: not well-formed XML: {value2}').format(path=path, lineno=e.lineno, value=e.offset + 1, value2=xml.parsers.expat.ErrorString(e.code))) from None
     return root
 
 
@@ -103,7 +103,7 @@ def _witness_id(root: _Node, path: str, witness: str) -> str:
         if witness in (s.attrs.get("xml:id"), s.attrs.get("label")):
             return s.attrs["xml:id"]
     named = ", ".join(s.attrs.get("xml:id", "?") for s in sources) or "none"
-    raise UsageError(f"{path}: no source {witness!r} in its <sourceDesc> (sources: {named})")
+    raise UsageError(_('{path}: no source {witness} in its <sourceDesc> (sources: {named})').format(path=path, witness=repr(witness), named=named))
 
 
 def _chosen(app: _Node, witness: str | None, path: str, pid: str) -> _Node:
@@ -116,8 +116,7 @@ def _chosen(app: _Node, witness: str | None, path: str, pid: str) -> _Node:
             return k
     if witness is None and kids:
         return kids[0]
-    raise UsageError(f"{path}:{app.where}: {pid}: the witness {witness!r} has no reading at "
-                     "this <app> (it is no witness of this pattern)")
+    raise UsageError(_('{path}:{where}: {pid}: the witness {witness} has no reading at this <app> (it is no witness of this pattern)').format(path=path, where=app.where, pid=pid, witness=repr(witness)))
 
 
 def _stroke(note: _Node, index: int, path: str, own: dict) -> Stroke:
@@ -126,8 +125,7 @@ def _stroke(note: _Node, index: int, path: str, own: dict) -> Stroke:
     glyph = syl.text.strip() if syl is not None else ""
     drum = drum_of(glyph) if glyph else _DRUM_AT.get(note.attrs.get("loc", ""))
     if drum is None:
-        raise UsageError(f"{path}:{note.where}: a <note> that is no stroke of 鼙 or 鼓 "
-                         f"(glyph {glyph!r}, loc {note.attrs.get('loc')!r})")
+        raise UsageError(_('{path}:{where}: a <note> that is no stroke of 鼙 or 鼓 (glyph {glyph}, loc {value})').format(path=path, where=note.where, glyph=repr(glyph), value=repr(note.attrs.get('loc'))))
     return Stroke(drum, index, own.get(drum) or glyph or drum.glyph, note.where)
 
 
@@ -178,8 +176,7 @@ def _check_witness(mdiv: _Node, witness: str | None, path: str, pid: str) -> Non
         return
     names = [p[1:] for p in listed.attrs.get("plist", "").split()]
     if witness not in names:
-        raise UsageError(f"{path}:{mdiv.where}: {pid}: the source {witness!r} has no reading of "
-                         f"this pattern (its witnesses: {', '.join(names)})")
+        raise UsageError(_('{path}:{where}: {pid}: the source {witness} has no reading of this pattern (its witnesses: {value})').format(path=path, where=mdiv.where, pid=pid, witness=repr(witness), value=', '.join(names)))
 
 
 def load_mei(pattern_id: str) -> Pattern:
@@ -188,13 +185,12 @@ def load_mei(pattern_id: str) -> Pattern:
     path = pid.source
     root = _parse(path)
     if not any(n.tag == "mei" for n in root.children):
-        raise UsageError(f"{path}: not an MEI document (its root is not <mei> in MEI's namespace)")
+        raise UsageError(_("{path}: not an MEI document (its root is not <mei> in MEI's namespace)").format(path=path))
     want = f"{pid.tradition.slug}-{pid.diagram}"
     mdivs = {m.attrs.get("xml:id"): m for m in _find(root, "mdiv")}
     if want not in mdivs:
         have = ", ".join(str(k) for k in mdivs if k and re.fullmatch(r"(lu|xue)-[12]", k))
-        raise UsageError(f"{pattern_id}: {path} has no {pid.tradition.label} {pid.diagram} "
-                         f"(mdiv {want}; it has: {have or 'none'})")
+        raise UsageError(_('{pattern_id}: {path} has no {label} {diagram} (mdiv {want}; it has: {value})').format(pattern_id=pattern_id, path=path, label=pid.tradition.label, diagram=pid.diagram, want=want, value=have or 'none'))
     witness = None if pid.witness is None else _witness_id(root, path, pid.witness)
     _check_witness(mdivs[want], witness, path, pattern_id)
     measures = list(_find(mdivs[want], "measure"))
@@ -203,8 +199,7 @@ def load_mei(pattern_id: str) -> Pattern:
     if len(parts) == 1:          # no strokes before 半: the half alone
         parts.insert(0, [])
     if len(parts) != 2 or not parts[1]:
-        raise UsageError(f"{path}:{mdivs[want].where}: {want} is not two measures, the strokes "
-                         "before 半 and the half, as guji edition writes them")
+        raise UsageError(_('{path}:{where}: {want} is not two measures, the strokes before 半 and the half, as guji edition writes them').format(path=path, where=mdivs[want].where, want=want))
     own = _own_glyphs(root, witness or _base_source(mdivs[want]))
     return _pattern(pid, parts, measures[-1].where, own, witness, pattern_id)
 
@@ -217,8 +212,7 @@ def _pattern(pid: PatternId, parts: list, boundary: Location, own: dict,
     items = parts[0] + parts[1]
     bars = [k for k, n in enumerate(items) if n.tag == "barLine"]
     if len(bars) > 1:
-        raise UsageError(f"{path}:{items[bars[1]].where}: {pattern_id}: a second 半 in one "
-                         "reading")
+        raise UsageError(_('{path}:{where}: {pattern_id}: a second 半 in one reading').format(path=path, where=items[bars[1]].where, pattern_id=pattern_id))
     notes = [n for n in items if n.tag == "note"]
     half, half_at = ((bars[0], items[bars[0]].where) if bars else (len(parts[0]), boundary))
     strokes = tuple(_stroke(n, i, path, own) for i, n in enumerate(notes))

@@ -18,6 +18,7 @@ import contextlib
 import heapq
 from typing import Any, Callable, Mapping
 
+from ..i18n import _
 from ..defaults import LATENCY, RATE
 from ..errors import GujiError
 from ..timing.events import Onset, schedule
@@ -140,7 +141,7 @@ def make_transport(what, *, audio: bool = True, outlet=None, on_stroke: OnStroke
     *on_stroke* is told every stroke and click when it is heard.
     """
     if not audio and outlet is None:
-        raise GujiError("nothing to play on: ask for sound, or give a MIDI port")
+        raise GujiError(_('nothing to play on: ask for sound, or give a MIDI port'))
     transport = Transport(what, on_stroke, outlet)
     midi = {"keys": keys, "velocities": velocities, "melodic": melodic}
     if not audio:

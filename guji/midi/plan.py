@@ -21,6 +21,7 @@ from __future__ import annotations
 import operator
 from typing import Mapping
 
+from ..i18n import _
 from ..errors import UsageError
 from ..timing.performance import Part, Performance, Voice
 from .gm import DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, MELODIC_CHANNELS, \
@@ -39,8 +40,7 @@ def _check_level(value, what: str, voice: Voice, low: int) -> int:
     except TypeError:
         number = None
     if number is None or not low <= number <= 127:
-        raise UsageError(f"{what} of {voice.value} must be a whole number {low}–127, "
-                         f"not {value!r}")
+        raise UsageError(_('{what} of {value} must be a whole number {low}–127, not {value2}').format(what=what, value=voice.value, low=low, value2=repr(value)))
     return number
 
 

@@ -38,6 +38,7 @@ from typing import Any, Callable
 
 import mido
 
+from ..i18n import _
 from .. import system as this_system
 from ..errors import GujiError
 from ..library_messages import AlsaMessages, StderrCapture
@@ -154,8 +155,7 @@ def _chosen(name: str | None, ports: list[Port]) -> Port:
     if name is None:
         real = [p for p in ports if "midi through" not in p.name.lower()]
         if not (real or ports):
-            raise MidiUnavailable("no MIDI output port (start a synth or a DAW, and see "
-                                  "'guji ports')")
+            raise MidiUnavailable(_("no MIDI output port (start a synth or a DAW, and see 'guji ports')"))
         return (real or ports)[0]
     exact = [p for p in ports if p.name == name]
     partial = [p for p in ports if name.lower() in p.name.lower()]
@@ -163,9 +163,8 @@ def _chosen(name: str | None, ports: list[Port]) -> Port:
         return (exact or partial)[0]
     listed = ", ".join(p.name for p in ports) or "none"
     if partial:
-        raise MidiUnavailable(f"{name!r} names more than one MIDI port ({listed}): "
-                              "give more of the name")
-    raise MidiUnavailable(f"no MIDI port {name!r} (ports: {listed}; see 'guji ports')")
+        raise MidiUnavailable(_('{name} names more than one MIDI port ({listed}): give more of the name').format(name=repr(name), listed=listed))
+    raise MidiUnavailable(_("no MIDI port {name} (ports: {listed}; see 'guji ports')").format(name=repr(name), listed=listed))
 
 
 def open_port(name: str | None = None) -> "Outlet":
@@ -176,7 +175,7 @@ def open_port(name: str | None = None) -> "Outlet":
     try:
         return Outlet(_quietly(lambda: _backend(port.system).open_output(port.name)), port)
     except (OSError, ValueError) as e:
-        raise MidiUnavailable(f"cannot open the MIDI port {port.name!r} ({e})") from None
+        raise MidiUnavailable(_('cannot open the MIDI port {name} ({e})').format(name=repr(port.name), e=e)) from None
 
 
 class Outlet:

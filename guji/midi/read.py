@@ -19,6 +19,7 @@ from pathlib import Path
 
 import mido
 
+from ..i18n import _
 from ..errors import UsageError
 from ..timing.performance import Voice
 from .gm import DEFAULT_KEYS, PERCUSSION_CHANNEL
@@ -198,11 +199,11 @@ def _open(path: str | os.PathLike) -> mido.MidiFile:
     try:
         return mido.MidiFile(Path(path), charset="utf-8")
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
+        raise UsageError(_('{path}: no such file').format(path=path)) from None
     except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a MIDI file") from None
+        raise UsageError(_('{path}: is a directory, not a MIDI file').format(path=path)) from None
     except (OSError, EOFError, ValueError, KeyError, IndexError) as e:
-        raise UsageError(f"{path}: not a readable MIDI file ({e})") from None
+        raise UsageError(_('{path}: not a readable MIDI file ({e})').format(path=path, e=e)) from None
 
 
 def _tempo_changes(midi: mido.MidiFile) -> list[tuple[int, int]]:
@@ -257,7 +258,5 @@ def _voice_of_key(msg: mido.Message, ti: int, name: str, path: str | os.PathLike
     by_key = {k: v for v, k in DEFAULT_KEYS.items()}
     v = by_key.get(msg.note) if msg.channel == PERCUSSION_CHANNEL else None
     if v is None:
-        raise UsageError(f"{path}: track {ti} ({name or 'unnamed'}): note "
-                         f"{msg.note} on channel {msg.channel + 1} is not a "
-                         "guji voice")
+        raise UsageError(_('{path}: track {ti} ({value}): note {note} on channel {value2} is not a guji voice').format(path=path, ti=ti, value=name or 'unnamed', note=msg.note, value2=msg.channel + 1))
     return v

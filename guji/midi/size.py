@@ -22,6 +22,7 @@ The Standard MIDI File format has limits of its own, which nothing lifts:
 
 from __future__ import annotations
 
+from ..i18n import _
 from ..limits import LimitError, current, size_text
 from ..timing.performance import Performance
 
@@ -49,12 +50,9 @@ def check_notes(performance: Performance) -> int:
     notes = note_count(performance)
     most = current().midi_notes
     if notes > most:
-        raise LimitError(f"a MIDI file of {notes:,} notes would take about "
-                         f"{size_text(notes * BYTES_PER_NOTE)} of memory to build: over guji's "
-                         f"limit of {most:,.0f} notes (about {size_text(most * BYTES_PER_NOTE)})")
+        raise LimitError(_("a MIDI file of {notes:,} notes would take about {value} of memory to build: over guji's limit of {most:,.0f} notes (about {value2})").format(notes=notes, value=size_text(notes * BYTES_PER_NOTE), most=most, value2=size_text(most * BYTES_PER_NOTE)))
     if 2 * notes > MAX_TRACK_EVENTS:
-        raise LimitError(f"a MIDI file of {notes:,} notes: more than a track of a Standard "
-                         f"MIDI File can hold ({MAX_TRACK_EVENTS // 2:,} notes)", forcible=False)
+        raise LimitError(_('a MIDI file of {notes:,} notes: more than a track of a Standard MIDI File can hold ({value:,} notes)').format(notes=notes, value=MAX_TRACK_EVENTS // 2), forcible=False)
     return notes
 
 
@@ -66,6 +64,5 @@ def check_delta(delta: int, track: str, ticks_per_beat: int) -> int:
     fits = ticks_per_beat * MAX_DELTA // delta
     advice = (f"--ticks-per-beat {fits} or fewer would fit" if fits >= 1 else
               "no resolution fits: a shorter piece or a faster tempo would")
-    raise LimitError(f"MIDI track {track!r} would hold {delta:,} ticks without an event: over "
-                     f"the Standard MIDI File's limit of {MAX_DELTA:,} (0x0FFFFFFF); {advice}",
+    raise LimitError(_("MIDI track {track} would hold {delta:,} ticks without an event: over the Standard MIDI File's limit of {max_delta:,} (0x0FFFFFFF); {advice}").format(track=repr(track), delta=delta, max_delta=MAX_DELTA, advice=advice),
                      forcible=False)

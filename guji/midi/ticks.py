@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import mido
 
+from ..i18n import _
 from ..errors import UsageError, encodable
 from ..timing.score import check_interval
 from .size import MAX_DELTA, check_delta
@@ -49,15 +50,14 @@ def check_ticks_per_beat(ticks_per_beat) -> int:
     except (TypeError, ValueError):
         value = None
     if value is None or not 1 <= value <= 0x7FFF:
-        raise UsageError(f"ticks per beat must be a whole number 1–32767, not {ticks_per_beat!r}")
+        raise UsageError(_('ticks per beat must be a whole number 1–32767, not {ticks_per_beat}').format(ticks_per_beat=repr(ticks_per_beat)))
     return value
 
 
 def check_tempo(tempo) -> int:
     """*tempo* as whole microseconds per beat, 1–16,777,215 (MIDI's range), or :class:`UsageError`."""
     if isinstance(tempo, bool) or not isinstance(tempo, int) or not 1 <= tempo <= MAX_TEMPO:
-        raise UsageError(f"tempo must be a whole number of microseconds per beat, "
-                         f"1–{MAX_TEMPO}, not {tempo!r}")
+        raise UsageError(_('tempo must be a whole number of microseconds per beat, 1–{max_tempo}, not {tempo}').format(max_tempo=MAX_TEMPO, tempo=repr(tempo)))
     return tempo
 
 

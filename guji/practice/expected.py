@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from ..errors import UsageError
 from ..text.reading.notation import Drum
 from ..timing.performance import Performance
@@ -63,6 +64,5 @@ def expected_events(performance: Performance) -> tuple[Expected, ...]:
     out.sort(key=lambda e: e.step)
     for a, b in zip(out, out[1:]):
         if a.step == b.step:
-            raise UsageError("two strokes on one grid step (stacked patterns): "
-                             "check one pattern at a time")
+            raise UsageError(_('two strokes on one grid step (stacked patterns): check one pattern at a time'))
     return tuple(out)

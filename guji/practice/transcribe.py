@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..i18n import _
 from .. import limits
 from ..errors import UsageError
 from ..limits import LimitError, duration_text
@@ -80,23 +81,22 @@ def transcribe(path: str | os.PathLike) -> Transcription:
     import soundfile as sf
     p = os.fspath(path)
     if not os.path.exists(p):
-        raise UsageError(f"{p}: no such recording")
+        raise UsageError(_('{p}: no such recording').format(p=p))
     if os.path.isdir(p):
-        raise UsageError(f"{p}: a folder, not a recording")
+        raise UsageError(_('{p}: a folder, not a recording').format(p=p))
     try:
         f = sf.SoundFile(p)
     except Exception as e:  # libsndfile: RuntimeError / LibsndfileError / TypeError
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise UsageError(f"{p}: cannot read this recording ({reason}); use WAV, FLAC or OGG") \
+        raise UsageError(_('{p}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(p=p, reason=reason)) \
             from None
     with f:
         rate, frames = f.samplerate, f.frames
         seconds = frames / rate if rate else 0.0
         if seconds > limits.current().longest:
-            raise LimitError(f"{p}: the recording is {duration_text(seconds)} long, over guji's "
-                             f"limit of {duration_text(limits.current().longest)}")
+            raise LimitError(_("{p}: the recording is {value} long, over guji's limit of {value2}").format(p=p, value=duration_text(seconds), value2=duration_text(limits.current().longest)))
         if frames == 0:
-            raise UsageError(f"{p}: the recording is empty")
+            raise UsageError(_('{p}: the recording is empty').format(p=p))
         hits = _read_blocks(f, p, rate)
     return Transcription(tuple(_merged(hits)), int(rate), seconds)
 
@@ -111,10 +111,10 @@ def _read_blocks(f, path: str, rate: int) -> list[Hit]:
         try:
             data = f.read(block, dtype="float32", always_2d=True)
         except Exception as e:
-            raise UsageError(f"{path}: cannot read this recording ({e})") from None
+            raise UsageError(_('{path}: cannot read this recording ({e})').format(path=path, e=e)) from None
         fresh = folded(data)
         if not np.all(np.isfinite(fresh)):
-            raise UsageError(f"{path}: the recording holds invalid samples (NaN or infinity)")
+            raise UsageError(_('{path}: the recording holds invalid samples (NaN or infinity)').format(path=path))
         buf = np.concatenate((carry, fresh))
         last = len(data) < block
         lo = -np.inf if start == 0 else margin / rate

@@ -39,6 +39,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 
+from ..i18n import _
 from ..errors import UsageError, escape_controls
 from ..text.reading.names import latin_first
 from ..timing.bars import Bar, bars, on_one_grid
@@ -67,10 +68,9 @@ def sheet_of(performance: Performance, *, instruments: Instruments = Instruments
     (:func:`guji.timing.bars.on_one_grid`: the layouts always are).
     """
     if not performance.parts:
-        raise UsageError("sheet music needs a pattern: this performance has only cues")
+        raise UsageError(_('sheet music needs a pattern: this performance has only cues'))
     if not on_one_grid(performance):
-        raise UsageError("sheet music needs every part on one grid (one interval, starting "
-                         "on a grid step)")
+        raise UsageError(_('sheet music needs every part on one grid (one interval, starting on a grid step)'))
     staff_of, staves = _staves(performance)
     lines = [_Line([p for p, s in zip(performance.parts, staff_of) if s == k],
                    named=staff is not SHARED_STAFF)

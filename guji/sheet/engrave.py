@@ -27,6 +27,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ..i18n import _
 from .. import processes, system
 from ..errors import UsageError, xml_text
 from .lilypond import to_lilypond
@@ -84,12 +85,12 @@ def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 60
             proc = processes.run([exe, "-dno-point-and-click", "-o", "sheet", "sheet.ly"],
                                  cwd=tmp, timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise LilyPondError(f"LilyPond took more than {timeout:g} s") from None
+            raise LilyPondError(_('LilyPond took more than {timeout:g} s').format(timeout=timeout)) from None
         pdf = os.path.join(tmp, "sheet.pdf")
         if proc.returncode != 0 or not os.path.exists(pdf):
             first = [line for line in proc.stderr.splitlines() if "error" in line.lower()][:3]
-            raise LilyPondError(f"LilyPond failed (exit {proc.returncode}): "
-                                + ("; ".join(first) or proc.stderr.strip()[-300:]))
+            raise LilyPondError(_("LilyPond failed (exit {status}): {said}").format(
+                status=proc.returncode, said="; ".join(first) or proc.stderr.strip()[-300:]))
         with open(pdf, "rb") as f:
             return LilyPondResult(f.read(), proc.stderr)
 

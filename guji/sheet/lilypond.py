@@ -16,6 +16,7 @@ Every text is set in one CJK serif font (:data:`CJK_SERIF`, Debian's
 
 from __future__ import annotations
 
+from ..i18n import _
 from ..errors import UsageError, encodable
 from ..timing.performance import Voice
 from .layout import HALF_SPACES, bpm_text, check_glyphs, repeat_text, time_changes
@@ -59,8 +60,7 @@ def drum_names(sheet: Sheet) -> dict[Voice, str]:
     for voice in (Voice.SMALL, Voice.BIG, Voice.CLICK):
         key = sheet.instruments.key(voice)
         if key not in DRUM_NAMES:
-            raise UsageError(f"LilyPond names General MIDI percussion keys 35–81 only, not "
-                             f"{key} ({voice.value}): choose another key, or write MusicXML")
+            raise UsageError(_('LilyPond names General MIDI percussion keys 35–81 only, not {key} ({value}): choose another key, or write MusicXML').format(key=key, value=voice.value))
         out[voice] = DRUM_NAMES[key]
     return out
 

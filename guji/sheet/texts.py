@@ -9,6 +9,10 @@
   its 半 stand in the edition's digitised text, or in the file; and a last line
   on the grid and the bars.
 
+The words are in the chosen language (:mod:`guji.page_words`: what a reader
+sees); the names programs match on — part names, instrument names, ids —
+are made elsewhere and are the same in every language.
+
 Every text is made safe to print (:func:`guji.errors.escape_controls`): a
 file name may hold control characters, which XML cannot carry.
 """
@@ -16,6 +20,7 @@ file name may hold control characters, which XML cannot carry.
 from __future__ import annotations
 
 from ..errors import UsageError, escape_controls
+from ..page_words import _, is_chinese, ngettext
 from ..text.reading.editions import edition
 from ..text.reading.names import title as pattern_title
 from ..text.reading.notation import Pattern, Rite
@@ -36,14 +41,16 @@ def subtitle_of(performance: Performance) -> str:
     """``投壺 touhu: from 半 to the end · 3 passes · count-in 4 · 鼓 left out``."""
     parts = performance.parts
     rites = list(dict.fromkeys(p.score.rite for p in parts))
-    words = [f"{r.chinese} {r.value}: "
-             + ("from 半 to the end" if r is Rite.TOUHU else "the whole pattern") for r in rites]
+    words = [(_("{rite} {value}: from 半 to the end") if r is Rite.TOUHU
+              else _("{rite} {value}: the whole pattern")).format(rite=r.chinese, value=r.value)
+             for r in rites]
     repeats = sorted({p.score.repeat for p in parts})
     if repeats != [1]:
-        words.append(" / ".join(str(n) for n in repeats) + " passes")
+        words.append(ngettext("{n} pass", "{n} passes", repeats[-1]).format(
+            n=" / ".join(str(n) for n in repeats)))
     clicks = sum(p.score.count_in for p in parts)
     if clicks:
-        words.append(f"count-in {clicks}")
+        words.append(_("count-in {n}").format(n=clicks))
     words += _minus_one(parts)
     return " · ".join(words)
 
@@ -54,8 +61,8 @@ def _minus_one(parts: tuple[Part, ...]) -> list[str]:
     for muted, ghost in dict.fromkeys((p.muted, p.ghost) for p in parts):
         for voice in (Voice.SMALL, Voice.BIG):
             if voice in muted:
-                out.append(f"{voice.value} ({voice.latin}) " + ("as clicks" if ghost
-                                                                 else "left out"))
+                words = _("{drum} ({latin}) as clicks") if ghost else _("{drum} ({latin}) left out")
+                out.append(words.format(drum=voice.value, latin=voice.latin))
     return out
 
 
@@ -72,8 +79,8 @@ def credits_of(performance: Performance) -> tuple[str, ...]:
         edition_line, position = source_of(pattern)
         lines.append(escape_controls(f"{part.name} ({pattern.id}): {edition_line}"))
         lines.append(escape_controls(position))
-    lines.append("間若一: every stroke one beat on one even grid; bars are the sections "
-                 "(count-in, each pass, 半); guji")
+    lines.append(_("間若一: every stroke one beat on one even grid; bars are the sections "
+                   "(count-in, each pass, 半); guji"))
     return tuple(lines)
 
 
@@ -87,12 +94,13 @@ def source_of(pattern: Pattern) -> tuple[str, str]:
         try:
             ed = edition(pattern.edition)
         except UsageError:
-            return f"edition {pattern.edition}", ""
+            return _("edition {slug}").format(slug=pattern.edition), ""
         line, column = ed.seed_position(first.line, first.column)
         hline, hcolumn = ed.seed_position(half.line, half.column)
-        return (f"{ed.cite()}, {ed.title_en}",
-                f"strokes from line {line} column {column}, 半 at line {hline} column "
-                f"{hcolumn} of its digitised text")
-    return (pattern.filename or "text",
-            f"strokes from line {first.line} column {first.column}, "
-            f"半 at line {half.line} column {half.column}")
+        return (ed.cite() if is_chinese() else f"{ed.cite()}, {ed.title_en}",
+                _("strokes from line {line} column {column}, 半 at line {hline} column "
+                  "{hcolumn} of its digitised text").format(line=line, column=column,
+                                                            hline=hline, hcolumn=hcolumn))
+    return (pattern.filename or _("text"),
+            _("strokes from line {line} column {column}, 半 at line {hline} column {hcolumn}")
+            .format(line=first.line, column=first.column, hline=half.line, hcolumn=half.column))

@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 from typing import Callable
 
+from ..i18n import _
 from ..errors import UsageError
 from ..files import check_target, writing
 from ..timing.performance import Performance
@@ -46,8 +47,7 @@ def sheet_format(path: str | os.PathLike) -> str:
     """The extension of *path* if guji writes it, else :class:`UsageError`."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        raise UsageError(f"{path}: unknown sheet music format {suffix or '(no extension)'!r}; "
-                         "use .musicxml, .mxl, .ly, .svg or .pdf")
+        raise UsageError(_('{path}: unknown sheet music format {value}; use .musicxml, .mxl, .ly, .svg or .pdf').format(path=path, value=repr(suffix or '(no extension)')))
     return suffix
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from ..defaults import RATE
 from ..errors import GujiError
 
@@ -66,11 +67,10 @@ def sounddevice_module():
         import sounddevice
     except OSError as e:   # sounddevice raises OSError('PortAudio library not found')
         detail = str(e).splitlines()[0] if str(e) else "PortAudio library not found"
-        raise AudioDeviceError("cannot play sound: PortAudio, the library guji plays sound "
-                               "with, is not installed", detail=detail,
+        raise AudioDeviceError(_('cannot play sound: PortAudio, the library guji plays sound with, is not installed'), detail=detail,
                                install=portaudio_install()) from None
     except ImportError:
-        raise AudioDeviceError("cannot play sound: the sounddevice package is missing",
+        raise AudioDeviceError(_('cannot play sound: the sounddevice package is missing'),
                                install="pip install sounddevice") from None
     return sounddevice
 
@@ -103,7 +103,7 @@ def list_devices() -> list[OutputDevice]:
         hostapis = sd.query_hostapis()
         default = _default_output(sd)
     except sd.PortAudioError as e:
-        raise AudioDeviceError("cannot list the sound outputs", detail=str(e)) from None
+        raise AudioDeviceError(_('cannot list the sound outputs'), detail=str(e)) from None
     out = []
     for d in devices:
         if d["max_output_channels"] <= 0:
@@ -138,10 +138,10 @@ def output_device(sd, device: int | str | None) -> int:
     try:
         info = sd.query_devices(device, kind="output")
     except ValueError as e:
-        raise AudioDeviceError(f"no sound output {device!r} here", detail=str(e),
+        raise AudioDeviceError(_('no sound output {device} here').format(device=repr(device)), detail=str(e),
                                install="'guji devices' lists them") from None
     except sd.PortAudioError as e:
-        raise AudioDeviceError(f"no sound output {device!r} here", detail=str(e),
+        raise AudioDeviceError(_('no sound output {device} here').format(device=repr(device)), detail=str(e),
                                install="'guji devices' lists them") from None
     return int(info["index"])
 
@@ -174,6 +174,5 @@ def check_output(sd, index: int, rate: int, channels: int) -> None:
         sd.check_output_settings(device=index, channels=channels, dtype="float32",
                                  samplerate=rate)
     except sd.PortAudioError as e:
-        raise AudioDeviceError(f"the sound output cannot play {channels} channel(s) at "
-                               f"{rate} Hz", detail=str(e),
+        raise AudioDeviceError(_('the sound output cannot play {channels} channel(s) at {rate} Hz').format(channels=channels, rate=rate), detail=str(e),
                                install="try --rate 44100 or --channels 1") from None

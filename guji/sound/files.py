@@ -34,6 +34,7 @@ from typing import Callable, Iterable
 
 import numpy as np
 
+from ..i18n import _
 from ..defaults import RATE
 from ..errors import UsageError
 from ..files import destination, writing
@@ -73,16 +74,15 @@ def audio_format(path: str | os.PathLike, format: str | None = None,
         format = "wav"
     if format is None:
         if ext not in EXTENSIONS:
-            raise UsageError(f"{path}: cannot tell the audio format from the extension "
-                             f"{ext or '(none)'!s}: use .wav, .flac or .ogg, or --format")
+            raise UsageError(_('{path}: cannot tell the audio format from the extension {value}: use .wav, .flac or .ogg, or --format').format(path=path, value=str(ext or '(none)')))
         fmt = EXTENSIONS[ext]
     else:
         key = str(format).lower()
         if key not in FORMATS:
-            raise UsageError(f"unknown audio format {format!r}: use wav, flac or ogg")
+            raise UsageError(_('unknown audio format {format}: use wav, flac or ogg').format(format=repr(format)))
         fmt = FORMATS[key]
         if ext in EXTENSIONS and EXTENSIONS[ext] != fmt:
-            raise UsageError(f"{path}: the extension says {EXTENSIONS[ext]} but --format says {fmt}")
+            raise UsageError(_('{path}: the extension says {value} but --format says {fmt}').format(path=path, value=EXTENSIONS[ext], fmt=fmt))
     if subtype is None:
         sub = SUBTYPES[fmt][0]
     else:
@@ -90,7 +90,7 @@ def audio_format(path: str | os.PathLike, format: str | None = None,
         if sub not in SUBTYPES[fmt]:
             allowed = ", ".join({"PCM_16": "16", "PCM_24": "24", "FLOAT": "float",
                                  "VORBIS": "vorbis"}[s] for s in SUBTYPES[fmt])
-            raise UsageError(f"{fmt} cannot hold {subtype} samples (it takes: {allowed})")
+            raise UsageError(_('{fmt} cannot hold {subtype} samples (it takes: {allowed})').format(fmt=fmt, subtype=subtype, allowed=allowed))
     return fmt, sub
 
 

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _
 from ..defaults import RATE
 from ..errors import UsageError, escape_controls
 from ..files import reason
@@ -147,17 +148,16 @@ def load_kit(path_or_dir: str | os.PathLike, rate: int = RATE) -> Kit:
     except FileNotFoundError:
         pass
     except (OSError, ValueError) as e:       # a name too long, a NUL in it
-        raise UsageError(f"{escape_controls(str(p))}: cannot read: "
-                         f"{reason(e) if isinstance(e, OSError) else 'a NUL in the name'}") \
+        raise UsageError(_('{value}: cannot read: {value2}').format(value=escape_controls(str(p)), value2=reason(e) if isinstance(e, OSError) else 'a NUL in the name')) \
             from None
     if p.is_dir():
         kit = _kit_from_directory(p, rate)
     elif p.is_file():
         kit = _kit_from_toml(p, rate)
     elif not p.exists():
-        raise UsageError(f"{p}: no such kit (give a kit file .toml or a directory of recordings)")
+        raise UsageError(_('{p}: no such kit (give a kit file .toml or a directory of recordings)').format(p=p))
     else:
-        raise UsageError(f"{p}: not a kit file or directory")
+        raise UsageError(_('{p}: not a kit file or directory').format(p=p))
     for voice in Voice:
         if kit[voice].sample is not None:
             one_shot(kit, voice, rate)   # read and check every recording now
@@ -175,17 +175,17 @@ def _read_toml(path: Path) -> dict:
             raw = f.read(MAX_KIT_BYTES + 1)
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: a kit file must be UTF-8 TOML") from None
+        raise UsageError(_('{path}: a kit file must be UTF-8 TOML').format(path=path)) from None
     except OSError as e:
-        raise UsageError(f"{path}: cannot read: {e.strerror}") from None
+        raise UsageError(_('{path}: cannot read: {strerror}').format(path=path, strerror=e.strerror)) from None
     if len(raw) > MAX_KIT_BYTES:
-        raise UsageError(f"{path}: over {MAX_KIT_BYTES // 1024} kB: not a kit file")
+        raise UsageError(_('{path}: over {value} kB: not a kit file').format(path=path, value=MAX_KIT_BYTES // 1024))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise UsageError(f"{path}: not a valid kit file: {e}") from None
+        raise UsageError(_('{path}: not a valid kit file: {e}').format(path=path, e=e)) from None
     except RecursionError:
-        raise UsageError(f"{path}: not a valid kit file: arrays or tables nested too deep") \
+        raise UsageError(_('{path}: not a valid kit file: arrays or tables nested too deep').format(path=path)) \
             from None
 
 
@@ -196,7 +196,7 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
     for key, value in data.items():
         if key == "name":
             if not isinstance(value, str):
-                raise UsageError(f"{path}: name must be a string")
+                raise UsageError(_('{path}: name must be a string').format(path=path))
             kit = dataclasses.replace(kit, name=value)
             continue
         try:
@@ -204,27 +204,24 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
         except UsageError as e:
             raise UsageError(f"{path}: {e}") from None
         if voice in tables:
-            raise UsageError(f"{path}: [{_quoted(tables[voice])}] and [{_quoted(key)}] are both "
-                             f"the {voice.value}: give one table per voice")
+            raise UsageError(_('{path}: [{value}] and [{value2}] are both the {value3}: give one table per voice').format(path=path, value=_quoted(tables[voice]), value2=_quoted(key), value3=voice.value))
         tables[voice] = key
         if not isinstance(value, dict):
-            raise UsageError(f"{path}: [{key}] must be a table of voice parameters")
+            raise UsageError(_('{path}: [{key}] must be a table of voice parameters').format(path=path, key=key))
         unknown = sorted(set(value) - _FIELDS)
         if unknown:
-            raise UsageError(f"{path}: [{key}] unknown parameter {unknown[0]!r} "
-                             f"(known: {', '.join(sorted(_FIELDS))})")
+            raise UsageError(_('{path}: [{key}] unknown parameter {value} (known: {value2})').format(path=path, key=key, value=repr(unknown[0]), value2=', '.join(sorted(_FIELDS))))
         changes = dict(value)
         if "sample" in changes:
             sample = changes["sample"]
             if not isinstance(sample, str) or not sample:
-                raise UsageError(f"{path}: [{key}] sample must be the path of a recording")
+                raise UsageError(_('{path}: [{key}] sample must be the path of a recording').format(path=path, key=key))
             if "\0" in sample:
-                raise UsageError(f"{path}: [{key}] sample {escape_controls(sample)} holds a NUL "
-                                 "character: no file can have that name")
+                raise UsageError(_('{path}: [{key}] sample {value} holds a NUL character: no file can have that name').format(path=path, key=key, value=escape_controls(sample)))
             changes["sample"] = str((path.parent / Path(sample).expanduser()).resolve())
         for name in ("mode_ratios", "mode_gains", "mode_decays"):
             if name in changes and not isinstance(changes[name], list):
-                raise UsageError(f"{path}: [{key}] {name} must be a list of numbers")
+                raise UsageError(_('{path}: [{key}] {name} must be a list of numbers').format(path=path, key=key, name=name))
         try:
             params = kit[voice].replace(**changes)
         except (ValueError, TypeError) as e:
@@ -246,13 +243,11 @@ def _kit_from_directory(directory: Path, rate: int) -> Kit:
         found = [e for e in entries if e.is_file() and e.suffix.lower() in RECORDING_EXTENSIONS
                  and e.stem.lower() in names]
         if len(found) > 1:
-            raise UsageError(f"{directory}: more than one recording of {voice.value}: "
-                             f"{', '.join(f.name for f in found)}")
+            raise UsageError(_('{directory}: more than one recording of {value}: {value2}').format(directory=directory, value=voice.value, value2=', '.join((f.name for f in found))))
         if not found:
             if voice in (Voice.SMALL, Voice.BIG):
                 wanted = " or ".join(f"{n}.wav" for n in names)
-                raise UsageError(f"{directory}: no recording of the {voice.value} "
-                                 f"({wanted}; .flac and .ogg also do)")
+                raise UsageError(_('{directory}: no recording of the {value} ({wanted}; .flac and .ogg also do)').format(directory=directory, value=voice.value, wanted=wanted))
             continue
         kit = kit.with_voice(voice, kit[voice].replace(sample=str(found[0].resolve())))
     return kit
@@ -356,10 +351,9 @@ def _main(argv: list[str] | None = None) -> int:
     import argparse
     parser = argparse.ArgumentParser(
         prog="python -m guji.sound.kit",
-        description="Write the default one-shot samples and kit file (the samples/ directory).")
+        description=_('Write the default one-shot samples and kit file (the samples/ directory).'))
     parser.add_argument("--write-samples", metavar="DIR", required=True,
-                        help="directory to write small.wav big.wav click.wav cue.wav "
-                             f"{KIT_FILE} into")
+                        help=_('directory to write small.wav big.wav click.wav cue.wav {kit_file} into').format(kit_file=KIT_FILE))
     args = parser.parse_args(argv)
     for path in write_samples(args.write_samples):
         print(path)

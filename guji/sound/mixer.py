@@ -52,6 +52,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..i18n import _
 from ..defaults import RATE
 from ..errors import UsageError
 from ..timing.performance import Cue, Part, Performance, Voice, as_performance
@@ -78,7 +79,7 @@ def pan_gains(pan: float) -> tuple[float, float]:
     """
     pan = float(pan)
     if not -1.0 <= pan <= 1.0:
-        raise UsageError(f"pan must be between -1 (left) and 1 (right), not {pan:g}")
+        raise UsageError(_('pan must be between -1 (left) and 1 (right), not {pan:g}').format(pan=pan))
     return math.sin((1.0 - pan) * math.pi / 4.0), math.sin((1.0 + pan) * math.pi / 4.0)
 
 
@@ -132,7 +133,7 @@ class Mix:
                  gains: Sequence[float] | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
-            raise UsageError(f"channels must be 1 (mono) or 2 (stereo), not {channels!r}")
+            raise UsageError(_('channels must be 1 (mono) or 2 (stereo), not {channels}').format(channels=repr(channels)))
         self.channels = int(channels)
         self.performance: Performance = as_performance(performance, cues)
         self.parts: tuple[Part, ...] = self.performance.parts

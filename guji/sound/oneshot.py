@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _
 from ..defaults import MAX_RATE, MIN_RATE, check_rate  # noqa: F401 (re-exported)
 from ..errors import UsageError
 from .recordings import recorded
@@ -153,4 +154,4 @@ def voice_one_shot(params: VoiceParams, rate: int) -> np.ndarray:
     try:
         return _one_shot_cached(params, rate, stamp)
     except ValueError as e:
-        raise UsageError(f"voice: {e}") from None
+        raise UsageError(_('voice: {e}').format(e=e)) from None

@@ -56,6 +56,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from ..i18n import _
 from ..defaults import LATENCY, RATE, check_latency
 from ..library_messages import AlsaMessages
 from ..realtime import ANNOUNCER_PRIORITY, AUDIO_PRIORITY, make_realtime
@@ -275,7 +276,7 @@ class Player:
             self.quit()
             self.close()
             if isinstance(e, sd.PortAudioError):
-                raise AudioDeviceError("cannot open the sound output", detail=str(e)) from None
+                raise AudioDeviceError(_('cannot open the sound output'), detail=str(e)) from None
             raise
 
     @property
@@ -360,8 +361,7 @@ class Player:
         if error is not None:
             raise error
         if self._failure:
-            raise OutputStopped(f"the sound output {self._failure} after "
-                                f"{self._stats['announced']} event(s)")
+            raise OutputStopped(_('the sound output {failure} after {value} event(s)').format(failure=self._failure, value=self._stats['announced']))
         return self.report()
 
     def _no_portaudio_exit(self) -> None:

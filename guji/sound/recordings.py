@@ -30,6 +30,7 @@ import os
 
 import numpy as np
 
+from ..i18n import _
 from ..errors import UsageError
 from .synth import MAX_RECORDING_SECONDS, VoiceParams, shape
 
@@ -95,23 +96,20 @@ def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, in
         raise
     except Exception as e:  # libsndfile's errors are RuntimeError / LibsndfileError / TypeError
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise UsageError(f"{path}: cannot read this recording ({reason}); "
-                         "use WAV, FLAC or OGG") from None
+        raise UsageError(_('{path}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(path=path, reason=reason)) from None
     if len(mono) == 0:
-        raise UsageError(f"{path}: the recording is empty")
+        raise UsageError(_('{path}: the recording is empty').format(path=path))
     if not np.all(np.isfinite(mono)):
-        raise UsageError(f"{path}: the recording holds invalid samples (NaN or infinity)")
+        raise UsageError(_('{path}: the recording holds invalid samples (NaN or infinity)').format(path=path))
     peak = float(np.max(np.abs(mono)))
     if peak == 0:
-        raise UsageError(f"{path}: the recording is silent")
+        raise UsageError(_('{path}: the recording is silent').format(path=path))
     level = np.abs(mono)
     first = int(np.argmax(level >= peak * 10 ** (ONSET_THRESHOLD_DB / 20)))
     last = int(np.nonzero(level >= peak * 10 ** (TAIL_THRESHOLD_DB / 20))[0][-1])
     mono = mono[first: last + 1]
     if len(mono) < max(2, source_rate // 1000):
-        raise UsageError(f"{path}: its sound lasts {_samples(len(mono))} "
-                         f"({len(mono) / source_rate * 1000:.2g} ms): too short for a hit "
-                         "(at least 1 ms)")
+        raise UsageError(_('{path}: its sound lasts {value} ({value2:.2g} ms): too short for a hit (at least 1 ms)').format(path=path, value=_samples(len(mono)), value2=len(mono) / source_rate * 1000))
     limit = int(MAX_RECORDING_SECONDS * source_rate)
     if len(mono) > limit:
         mono = mono[:limit].copy()
@@ -129,11 +127,9 @@ def _measured(path: str, f) -> tuple[int, int]:
     header, before any sample is decoded (:data:`READ_SECONDS` at most)."""
     rate, channels, frames = int(f.samplerate), int(f.channels), int(f.frames)
     if not MIN_RECORDING_RATE <= rate <= MAX_RECORDING_RATE:
-        raise UsageError(f"{path}: its header gives a sample rate of {rate:,} Hz: guji reads "
-                         f"recordings at {MIN_RECORDING_RATE:,}–{MAX_RECORDING_RATE:,} Hz")
+        raise UsageError(_('{path}: its header gives a sample rate of {rate:,} Hz: guji reads recordings at {min_recording_rate:,}–{max_recording_rate:,} Hz').format(path=path, rate=rate, min_recording_rate=MIN_RECORDING_RATE, max_recording_rate=MAX_RECORDING_RATE))
     if not 1 <= channels <= MAX_CHANNELS:
-        raise UsageError(f"{path}: its header gives {channels:,} channels: guji reads "
-                         f"recordings of 1–{MAX_CHANNELS} channels")
+        raise UsageError(_('{path}: its header gives {channels:,} channels: guji reads recordings of 1–{max_channels} channels').format(path=path, channels=channels, max_channels=MAX_CHANNELS))
     return max(0, min(frames, int(READ_SECONDS * rate))), rate
 
 
@@ -164,11 +160,11 @@ def read_recording(path: str | os.PathLike) -> tuple[np.ndarray, int]:
     try:
         st = os.stat(p)
     except FileNotFoundError:
-        raise UsageError(f"{p}: no such recording") from None
+        raise UsageError(_('{p}: no such recording').format(p=p)) from None
     except OSError as e:
-        raise UsageError(f"{p}: cannot read: {e.strerror}") from None
+        raise UsageError(_('{p}: cannot read: {strerror}').format(p=p, strerror=e.strerror)) from None
     if not os.path.isfile(p):
-        raise UsageError(f"{p}: not a file")
+        raise UsageError(_('{p}: not a file').format(p=p))
     return _read_recording(p, st.st_mtime_ns, st.st_size)
 
 
@@ -184,5 +180,5 @@ def recorded(params: VoiceParams, rate: int) -> np.ndarray:
     shape(x, 0.0, min(params.fade, len(x) / rate), rate)
     peak = float(np.max(np.abs(x)))
     if peak == 0:
-        raise UsageError(f"{params.sample}: the recording is silent")
+        raise UsageError(_('{sample}: the recording is silent').format(sample=params.sample))
     return x * (params.gain / peak)

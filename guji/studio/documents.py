@@ -22,6 +22,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..page_words import _
 from ..errors import GujiError, NotationError, UsageError
 from ..text.reading.editions import editions, scan_edition
 from ..text.reading.encoding import decode, read_text
@@ -78,8 +79,8 @@ class Library:
             name = _plain_name(name)
         with self._lock:
             if len(self._docs) >= MOST_DOCUMENTS:
-                raise UsageError(f"this studio holds {MOST_DOCUMENTS} texts already: start "
-                                 "guji studio again for more")
+                raise UsageError(_("this studio holds {n} texts already: start guji studio "
+                                   "again for more").format(n=MOST_DOCUMENTS))
             self._count += 1
             key = f"{kind}:{self._count}"
         doc = read_document(key, name, text, encoding, on_disk)
@@ -105,7 +106,7 @@ class Library:
         with self._lock:
             doc = self._docs.get(key)
         if doc is None:
-            raise UsageError(f"no text {key!r} is open in this studio")
+            raise UsageError(_("no text {key!r} is open in this studio").format(key=key))
         return doc
 
     def documents(self) -> list[Document]:
@@ -117,20 +118,22 @@ class Library:
         key, sep, rest = ref.partition("|")
         score, sep2, witness = rest.partition("|")
         if not (sep and sep2):
-            raise UsageError(f"bad reading {ref!r}: write KEY|SCORE:DIAGRAM|WITNESS")
+            raise UsageError(_("bad reading {ref!r}: write KEY|SCORE:DIAGRAM|WITNESS").format(
+                ref=ref))
         result = self._result(key)
-        slug, _, diagram = score.partition(":")
+        slug, _colon, diagram = score.partition(":")
         try:
             found = result.find(Tradition.from_name(slug), int(diagram))
         except ValueError:
             found = None
         if found is None:
-            raise UsageError(f"{key} has no pattern {score!r}")
+            raise UsageError(_("{key} has no pattern {score!r}").format(key=key, score=score))
         if not witness:
             return found
         reading = found.variant(witness)
         if reading is None:
-            raise UsageError(f"the notes of {found.id} give no reading of {witness!r}")
+            raise UsageError(_("the notes of {id} give no reading of {witness!r}").format(
+                id=found.id, witness=witness))
         return reading
 
     def _result(self, key: str) -> ScanResult:
@@ -138,7 +141,8 @@ class Library:
             return scan_edition(key[len("edition:"):])
         doc = self.get(key)
         if doc.result is None:
-            raise UsageError(f"{doc.name} has an error: {doc.error}")
+            raise UsageError(_("{name} has an error: {error}").format(name=doc.name,
+                                                                      error=doc.error))
         return doc.result
 
 

@@ -22,7 +22,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import i18n
 from ..errors import UsageError
+from ..page_words import _
 from ..compare import MODES
 from .documents import Library
 from .views import Request, checked_length, reading_performance
@@ -53,7 +55,8 @@ def export_command(ids: list[str], request: Request, kind: str, mode: str | None
     """The ``guji`` arguments that write *kind* of the readings *ids* to *output*
     (``None`` output: JSON on standard output)."""
     if kind not in KINDS:
-        raise UsageError(f"unknown export {kind!r}: use one of {', '.join(KINDS)}")
+        raise UsageError(_("unknown export {kind!r}: use one of {kinds}").format(
+            kind=kind, kinds=", ".join(KINDS)))
     compared = len(ids) >= 2 and mode in MODES
     timing = request.options()
     plain = [o for o in timing if o not in ("--mute", "--solo", request.mute, request.solo)]
@@ -76,7 +79,8 @@ def run_export(library: Library, request: Request, kind: str, mode: str | None) 
     """Run the command of :func:`export_command` and return what it wrote."""
     ext, mime = KINDS.get(kind, (None, None))
     if ext is None:
-        raise UsageError(f"unknown export {kind!r}: use one of {', '.join(KINDS)}")
+        raise UsageError(_("unknown export {kind!r}: use one of {kinds}").format(
+            kind=kind, kinds=", ".join(KINDS)))
     if mode in MODES and len(request.refs) >= 2:
         from ..compare import compare
         checked_length(compare(request.patterns(library), mode, request.timing).performance)
@@ -87,11 +91,14 @@ def run_export(library: Library, request: Request, kind: str, mode: str | None) 
         name = "guji-" + ("-".join(i.split("@")[0].replace(":", "") for i in ids))[:60]
         output = f"{name}.{ext}"
         args = export_command(ids, request, kind, mode, str(Path(tmp) / output))
-        done = subprocess.run([sys.executable, "-m", "guji", *args], cwd=tmp,
+        # in the studio's language: a page, a sheet's credits, a drawing's legend
+        done = subprocess.run([sys.executable, "-m", "guji", "--lang", i18n.language(), *args],
+                              cwd=tmp,
                               capture_output=True, timeout=TIMEOUT)
         if done.returncode != 0:
             lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise UsageError(lines[0] if lines else f"guji {args[0]} failed")
+            raise UsageError(lines[0] if lines else _("guji {command} failed").format(
+                command=args[0]))
         data = done.stdout if kind == "json" else (Path(tmp) / output).read_bytes()
     return Export(output, mime, data)
 
@@ -100,8 +107,8 @@ def _command_id(library: Library, ref: str, folder: Path) -> str:
     """The command-line id of the reading *ref*; a text with no file of its own
     is written into *folder* under its name first."""
     pattern = library.pattern(ref)                     # checks the ref
-    key, _, rest = ref.partition("|")
-    score, _, witness = rest.partition("|")
+    key, _sep, rest = ref.partition("|")
+    score, _sep, witness = rest.partition("|")
     if key.startswith("edition:"):
         source = key[len("edition:"):]
     else:

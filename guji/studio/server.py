@@ -36,8 +36,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from .. import limits
 from ..errors import GujiError
+from ..page_words import _
 from .documents import Library, editions_json, reading_json
 from .exports import run_export
+from . import words
 from .guard import new_token, refusal
 from .views import Request, mode_wav, reading_wav, view_json
 
@@ -108,7 +110,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(refused.status, {"error": refused.message})
         route = ROUTES.get((method, url.path))
         if route is None:
-            return self._json(404, {"error": f"nothing at {url.path} in this studio"})
+            return self._json(404, {"error": _("nothing at {path} in this studio").format(
+                path=url.path)})
         try:
             with limits.using(self.server.limits):
                 route(self, query)
@@ -116,8 +119,8 @@ class Handler(BaseHTTPRequestHandler):
             self._json(400, {"error": str(e)})
         except Exception as e:          # a bug: one line for the page, the trace for the log
             print(f"guji studio: {method} {url.path}: {type(e).__name__}: {e}", file=sys.stderr)
-            self._json(500, {"error": f"guji studio: internal error ({type(e).__name__}); "
-                                      "please report it"})
+            self._json(500, {"error": _("guji studio: internal error ({name}); please report "
+                                        "it").format(name=type(e).__name__)})
 
     # -- reading the request and answering ------------------------------------
     def body(self) -> bytes:
@@ -127,9 +130,9 @@ class Handler(BaseHTTPRequestHandler):
         try:
             value = json.loads(self.body().decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            raise GujiError("the request is not JSON") from None
+            raise GujiError(_("the request is not JSON")) from None
         if not isinstance(value, dict):
-            raise GujiError("the request is not a JSON object")
+            raise GujiError(_("the request is not a JSON object"))
         return value
 
     def send(self, status: int, body: bytes, mime: str, extra: dict | None = None) -> None:
@@ -149,7 +152,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def _page(h: Handler, query) -> None:
-    page = asset("index.html").decode("utf-8").replace("{{TOKEN}}", h.server.token)
+    page = words.page(asset("index.html").decode("utf-8"), h.server.token)
     h.send(200, page.encode("utf-8"), "text/html; charset=utf-8")
 
 
@@ -166,7 +169,7 @@ def _paste(h: Handler, query) -> None:
     data = h.data()
     text = data.get("text")
     if not isinstance(text, str):
-        raise GujiError("nothing pasted")
+        raise GujiError(_("nothing pasted"))
     name = str(data.get("name") or "pasted.txt")
     h._json(200, reading_json(h.server.library.add("paste", name, text)))
 
@@ -179,7 +182,7 @@ def _open(h: Handler, query) -> None:
 def _edit(h: Handler, query) -> None:
     data = h.data()
     if not isinstance(data.get("text"), str):
-        raise GujiError("no text to read")
+        raise GujiError(_("no text to read"))
     h._json(200, reading_json(h.server.library.update(str(data.get("key")), data["text"])))
 
 
@@ -191,7 +194,7 @@ def _audio(h: Handler, query) -> None:
     data = h.data()
     index = data.get("index", 0)
     if not isinstance(index, int):
-        raise GujiError("the reading's index is a whole number")
+        raise GujiError(_("the reading's index is a whole number"))
     with h.server.work:
         wav = reading_wav(h.server.library, Request.from_json(data), index)
     h.send(200, wav, "audio/wav")

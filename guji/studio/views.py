@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import UsageError
+from ..page_words import _
 from ..text.reading.names import LETTERS, variant_names
 from ..text.reading.notation import Pattern, Rite
 from ..compare import MODES, compare
@@ -58,14 +59,16 @@ class Request:
     def from_json(cls, data: Mapping[str, Any]) -> "Request":
         refs = data.get("readings")
         if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
-            raise UsageError("choose one reading or more")
+            raise UsageError(_("choose one reading or more"))
         if len(refs) > MOST_READINGS:
-            raise UsageError(f"at most {MOST_READINGS} readings at once, not {len(refs)}")
+            raise UsageError(_("at most {most} readings at once, not {n}").format(
+                most=MOST_READINGS, n=len(refs)))
         t = data.get("timing") or {}
         try:
             rite = Rite(t.get("rite", "she"))
         except ValueError:
-            raise UsageError(f"unknown rite {t.get('rite')!r}: touhu or she") from None
+            raise UsageError(_("unknown rite {rite!r}: touhu or she").format(
+                rite=t.get("rite"))) from None
         if t.get("bpm") not in (None, ""):
             interval = interval_from_bpm(_number(t["bpm"], "bpm"))
         else:
@@ -104,13 +107,15 @@ def _number(value, what: str) -> float:
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise UsageError(f"the {what} is a number, not {value!r}") from None
+        raise UsageError(_("the {what} is a number, not {value!r}").format(
+            what=what, value=value)) from None
 
 
 def _whole(value, what: str) -> int:
     number = _number(value, what)
     if number != int(number):
-        raise UsageError(f"the {what} is a whole number, not {value!r}")
+        raise UsageError(_("the {what} is a whole number, not {value!r}").format(
+            what=what, value=value))
     return int(number)
 
 
@@ -123,9 +128,10 @@ def reading_performance(pattern: Pattern, request: Request) -> Performance:
 def checked_length(performance: Performance) -> Performance:
     """*performance*, if the studio may play it (:data:`MOST_SECONDS`); else :class:`UsageError`."""
     if performance.duration > MOST_SECONDS:
-        raise UsageError(f"that is {performance.duration / 60:.1f} min of music: the studio plays "
-                         f"up to {MOST_SECONDS // 60} min (fewer passes or a shorter interval); "
-                         "guji render writes longer pieces")
+        raise UsageError(_("that is {minutes} min of music: the studio plays up to {most} min "
+                           "(fewer passes or a shorter interval); guji render writes longer "
+                           "pieces").format(minutes=f"{performance.duration / 60:.1f}",
+                                            most=MOST_SECONDS // 60))
     return performance
 
 
@@ -163,7 +169,7 @@ def reading_wav(library: Library, request: Request, index: int) -> bytes:
     from ..sound.files import write_audio
     from ..sound.kit import default_kit
     if not 0 <= index < len(request.refs):
-        raise UsageError(f"no reading {index} of {len(request.refs)}")
+        raise UsageError(_("no reading {index} of {n}").format(index=index, n=len(request.refs)))
     perf = reading_performance(library.pattern(request.refs[index]), request)
     with tempfile.TemporaryDirectory(prefix="guji-studio-") as tmp:
         path = Path(tmp) / "reading.wav"
@@ -176,7 +182,8 @@ def mode_wav(library: Library, request: Request, mode: str) -> bytes:
     from ..sound.files import write_audio
     from ..sound.kit import default_kit
     if mode not in MODES:
-        raise UsageError(f"unknown compare mode {mode!r}: use one of {', '.join(MODES)}")
+        raise UsageError(_("unknown compare mode {mode!r}: use one of {modes}").format(
+            mode=mode, modes=", ".join(MODES)))
     c = compare(request.patterns(library), mode, request.timing)
     checked_length(c.performance)
     with tempfile.TemporaryDirectory(prefix="guji-studio-") as tmp:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from ..i18n import _
 from ..limits import LimitError, current, duration_text
 
 #: The longest piece whatever the limits: 2**31 s (68 years). Sample
@@ -35,8 +36,7 @@ def check_length(seconds: float, what: str = "the piece", *, least: bool = False
     lasts = f"would last {'at least ' if least else ''}{duration_text(seconds)}"
     longest = current().longest
     if seconds > longest:
-        raise LimitError(f"{what} {lasts}: over guji's limit of "
-                         f"{duration_text(longest)}")
+        raise LimitError(_("{what} {lasts}: over guji's limit of {value}").format(what=what, lasts=lasts, value=duration_text(longest)))
     return seconds
 
 
@@ -45,8 +45,7 @@ def check_exact(seconds: float, what: str = "the piece", *, least: bool = False)
     which ``--force`` does not lift), else :class:`~guji.limits.LimitError`."""
     if not math.isfinite(seconds) or seconds > HARD_LONGEST:
         lasts = f"would last {'at least ' if least else ''}{duration_text(seconds)}"
-        raise LimitError(f"{what} {lasts}: more than the {duration_text(HARD_LONGEST)} any "
-                         "piece can last (beyond it, sample positions are no longer exact)",
+        raise LimitError(_('{what} {lasts}: more than the {value} any piece can last (beyond it, sample positions are no longer exact)').format(what=what, lasts=lasts, value=duration_text(HARD_LONGEST)),
                          forcible=False)
     return seconds
 
@@ -71,5 +70,4 @@ def check_parts(count: int, what: str = "parts and cues") -> None:
     (:attr:`guji.limits.Limits.parts`), before they are."""
     most = current().parts
     if count > most:
-        raise LimitError(f"{count:,} {what} in one performance: over guji's limit of "
-                         f"{most:,.0f}")
+        raise LimitError(_("{count:,} {what} in one performance: over guji's limit of {most:,.0f}").format(count=count, what=what, most=most))

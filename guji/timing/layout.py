@@ -26,6 +26,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Sequence
 
+from ..i18n import _
 from ..errors import UsageError
 from ..text.reading.names import part_name
 from ..text.reading.notation import Pattern
@@ -101,7 +102,7 @@ def count_in(performance: Performance, clicks: int) -> Performance:
         return performance
     first, rest = performance.parts[0], performance.parts[1:]
     if first.score.count_in:
-        raise UsageError("the first part already has a count-in")
+        raise UsageError(_('the first part already has a count-in'))
     moved = Performance(rest, performance.cues, performance.title).later(clicks) \
         if (rest or performance.cues) else None
     head = replace(first, score=replace(first.score, count_in=clicks))
@@ -112,7 +113,7 @@ def count_in(performance: Performance, clicks: int) -> Performance:
 def check_gap(gap) -> int:
     """*gap* as a whole number of empty grid steps (0 or more), or :class:`UsageError`."""
     if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
-        raise UsageError(f"the gap is a whole number of empty grid steps, 0 or more, not {gap!r}")
+        raise UsageError(_('the gap is a whole number of empty grid steps, 0 or more, not {gap}').format(gap=repr(gap)))
     return gap
 
 
@@ -123,7 +124,7 @@ def lay_out(patterns: Sequence[Pattern], timing: Timing = Timing(), *,
     grid steps between them, or all at once when *stacked*; the count-in,
     if any, once, before the first."""
     if not patterns:
-        raise UsageError("nothing to play: no pattern given")
+        raise UsageError(_('nothing to play: no pattern given'))
     names = list(names) if names is not None else [part_name(p) for p in patterns]
     plain = replace(timing, count_in=0)
     each = [perform(p, plain, name=n) for p, n in zip(patterns, names)]

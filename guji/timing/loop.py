@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..i18n import _
 from .. import limits
 from ..errors import UsageError
 from .performance import Performance
@@ -52,11 +53,10 @@ class Loop:
 
     def __post_init__(self) -> None:
         if isinstance(self.gap, bool) or not isinstance(self.gap, int) or self.gap < 0:
-            raise UsageError(f"the gap between passes is a whole number of grid steps, "
-                             f"0 or more, not {self.gap!r}")
+            raise UsageError(_('the gap between passes is a whole number of grid steps, 0 or more, not {gap}').format(gap=repr(self.gap)))
         perf = self.performance
         if not perf.parts:
-            raise UsageError("nothing to loop: no part")
+            raise UsageError(_('nothing to loop: no part'))
         first = perf.parts[0]
         clicks = first.score.count_in
         # without its clicks the first part's strokes start on step 0; the

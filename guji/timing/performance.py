@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Iterable
 
+from ..i18n import _
 from ..errors import UsageError
 from ..text.reading.names import part_name
 from ..text.reading.notation import Pattern, Rite
@@ -53,10 +54,9 @@ def check_pan(pan, what: str = "pan") -> float:
     try:
         value = float(pan)
     except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a number from -1 (left) to 1 (right), "
-                         f"not {pan!r}") from None
+        raise UsageError(_('{what} must be a number from -1 (left) to 1 (right), not {pan}').format(what=what, pan=repr(pan))) from None
     if not (math.isfinite(value) and -1.0 <= value <= 1.0):
-        raise UsageError(f"{what} must be between -1 (left) and 1 (right), not {value:g}")
+        raise UsageError(_('{what} must be between -1 (left) and 1 (right), not {value:g}').format(what=what, value=value))
     return value
 
 
@@ -73,7 +73,7 @@ class Timing:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rite, Rite):
-            raise UsageError(f"rite must be Rite.TOUHU or Rite.SHE, not {self.rite!r}")
+            raise UsageError(_('rite must be Rite.TOUHU or Rite.SHE, not {rite}').format(rite=repr(self.rite)))
         object.__setattr__(self, "interval", check_interval(self.interval))
         object.__setattr__(self, "repeat", check_repeat(self.repeat))
         object.__setattr__(self, "count_in", check_count_in(self.count_in))
@@ -123,7 +123,7 @@ class Part:
         object.__setattr__(self, "muted", check_muted(self.muted))
         object.__setattr__(self, "ghost", bool(self.ghost))
         if self.ghost and not self.muted:
-            raise UsageError("ghost clicks stand for a muted drum's strokes: mute 鼙 or 鼓 too")
+            raise UsageError(_("ghost clicks stand for a muted drum's strokes: mute 鼙 or 鼓 too"))
 
     def sounding(self, voice: Voice) -> Voice | None:
         """What sounds for a stroke or click of *voice*: the voice itself, the
@@ -178,7 +178,7 @@ class Cue:
                  step: "int | Fraction | None" = None, interval: float | None = None):
         if step is None:
             if time is None:
-                raise UsageError("a cue needs a time or a grid step")
+                raise UsageError(_('a cue needs a time or a grid step'))
             interval, step = 1.0, step_of(time, 1.0, "cue time")
         else:
             interval = check_interval(DEFAULT_INTERVAL if interval is None else interval)
@@ -235,7 +235,7 @@ class Performance:
             if not isinstance(c, Cue):
                 raise TypeError(f"expected Cue, not {type(c).__name__}")
         if not parts and not cues:
-            raise UsageError("nothing to play: no part and no cue")
+            raise UsageError(_('nothing to play: no part and no cue'))
         check_parts(len(parts) + len(cues))
         for p in parts:                # each part's end, before any time is computed
             events = p.score.count_in + p.score.stroke_count
@@ -304,8 +304,7 @@ class Performance:
         muted = check_muted(voices)
         if not muted:
             if ghost:
-                raise UsageError("ghost clicks stand for a muted drum's strokes: "
-                                 "mute 鼙 or 鼓 too")
+                raise UsageError(_("ghost clicks stand for a muted drum's strokes: mute 鼙 or 鼓 too"))
             return self
         parts = tuple(replace(p, muted=muted, ghost=ghost) for p in self.parts)
         return Performance(parts, self.cues, self.title)

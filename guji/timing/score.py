@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterator
 
+from ..i18n import _
 from .. import defaults
 from ..defaults import INTERVAL
 from ..errors import UsageError
@@ -50,14 +51,13 @@ def check_interval(interval: float) -> float:
     try:
         value = float(interval)
     except (TypeError, ValueError):
-        raise UsageError(f"interval must be a number of seconds, not {interval!r}") from None
+        raise UsageError(_('interval must be a number of seconds, not {interval}').format(interval=repr(interval))) from None
     if math.isnan(value) or math.isinf(value):
-        raise UsageError(f"interval must be a finite number of seconds, not {value}")
+        raise UsageError(_('interval must be a finite number of seconds, not {value}').format(value=value))
     if value <= 0:
-        raise UsageError(f"interval must be positive, not {value:g} s")
+        raise UsageError(_('interval must be positive, not {value:g} s').format(value=value))
     if value < MIN_INTERVAL:
-        raise UsageError(f"interval {value:g} s is too small: strokes would collide "
-                         f"(at least {MIN_INTERVAL:g} s, i.e. {60 / MIN_INTERVAL:g} per minute)")
+        raise UsageError(_('interval {value:g} s is too small: strokes would collide (at least {min_interval:g} s, i.e. {value2:g} per minute)').format(value=value, min_interval=MIN_INTERVAL, value2=60 / MIN_INTERVAL))
     check_exact(value, f"one stroke of interval {value:g} s")
     return value
 
@@ -67,10 +67,9 @@ def interval_from_bpm(bpm: float) -> float:
     try:
         value = float(bpm)
     except (TypeError, ValueError):
-        raise UsageError(f"--bpm must be a number of strokes per minute, not {bpm!r}") from None
+        raise UsageError(_('--bpm must be a number of strokes per minute, not {bpm}').format(bpm=repr(bpm))) from None
     if math.isnan(value) or math.isinf(value) or value <= 0:
-        raise UsageError(f"--bpm must be a positive, finite number of strokes per minute, "
-                         f"not {value:g}")
+        raise UsageError(_('--bpm must be a positive, finite number of strokes per minute, not {value:g}').format(value=value))
     return check_interval(60.0 / value)
 
 
@@ -96,11 +95,9 @@ def check_repeat(repeat) -> int:
     """*repeat* as a whole number of passes, 1 to :data:`MAX_COUNT`, or :class:`UsageError`."""
     value = _whole(repeat)
     if value is None or value < 1:
-        raise UsageError(f"repeat must be a whole number of passes, at least 1, not "
-                         f"{_shown(repeat)}")
+        raise UsageError(_('repeat must be a whole number of passes, at least 1, not {value}').format(value=_shown(repeat)))
     if value > MAX_COUNT:
-        raise UsageError(f"repeat {_shown(value)} is past the {MAX_COUNT:,} passes a score "
-                         "can count exactly")
+        raise UsageError(_('repeat {value} is past the {max_count:,} passes a score can count exactly').format(value=_shown(value), max_count=MAX_COUNT))
     return value
 
 
@@ -108,11 +105,9 @@ def check_count_in(count_in) -> int:
     """*count_in* as a whole number of clicks, 0 to :data:`MAX_COUNT`, or :class:`UsageError`."""
     value = _whole(count_in)
     if value is None or value < 0:
-        raise UsageError(f"count-in must be a whole number of clicks, 0 or more, "
-                         f"not {_shown(count_in)}")
+        raise UsageError(_('count-in must be a whole number of clicks, 0 or more, not {value}').format(value=_shown(count_in)))
     if value > MAX_COUNT:
-        raise UsageError(f"count-in {_shown(value)} is past the {MAX_COUNT:,} clicks a score "
-                         "can count exactly")
+        raise UsageError(_('count-in {value} is past the {max_count:,} clicks a score can count exactly').format(value=_shown(value), max_count=MAX_COUNT))
     return value
 
 
@@ -136,17 +131,16 @@ def check_step(step, what: str = "the start step") -> "int | Fraction":
     :class:`~fractions.Fraction` of one, 0 or more; :class:`UsageError` else.
     A fraction that is whole becomes an ``int``."""
     if isinstance(step, bool):
-        raise UsageError(f"{what} must be a number of grid steps, not {step!r}")
+        raise UsageError(_('{what} must be a number of grid steps, not {step}').format(what=what, step=repr(step)))
     whole = _whole(step)
     if whole is not None:
         value: int | Fraction = whole
     elif isinstance(step, Fraction):
         value = int(step) if step.denominator == 1 else step
     else:
-        raise UsageError(f"{what} must be a whole number of grid steps or an exact "
-                         f"Fraction of one, not {step!r}")
+        raise UsageError(_('{what} must be a whole number of grid steps or an exact Fraction of one, not {step}').format(what=what, step=repr(step)))
     if value < 0:
-        raise UsageError(f"{what} must be 0 or more, not {value}")
+        raise UsageError(_('{what} must be 0 or more, not {value}').format(what=what, value=value))
     return value
 
 
@@ -156,9 +150,9 @@ def step_of(seconds, interval: float, what: str = "start") -> "int | Fraction":
     try:
         value = float(seconds)
     except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a number of seconds, not {seconds!r}") from None
+        raise UsageError(_('{what} must be a number of seconds, not {seconds}').format(what=what, seconds=repr(seconds))) from None
     if not math.isfinite(value) or value < 0:
-        raise UsageError(f"{what} must be a finite, non-negative time, not {value:g}")
+        raise UsageError(_('{what} must be a finite, non-negative time, not {value:g}').format(what=what, value=value))
     return check_step(Fraction(value) / Fraction(interval), what)
 
 
@@ -340,5 +334,4 @@ class Score:
         ``interval × 1,000,000`` as the tempo is chosen from it)."""
         exact = Fraction(self.interval) if interval is None else interval
         if exact * Fraction(per_second) < 1:
-            raise UsageError(f"interval {self.interval:g} s is finer than the {grid} grid "
-                             f"({float(per_second):g} a second): strokes would collide")
+            raise UsageError(_('interval {interval:g} s is finer than the {grid} grid ({value:g} a second): strokes would collide').format(interval=self.interval, grid=grid, value=float(per_second)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 
+from ..i18n import _
 from ..errors import UsageError
 from ..text.reading.notation import Drum
 
@@ -40,8 +41,7 @@ class Voice(enum.Enum):
         for voice, names in VOICE_NAMES.items():
             if key in names:
                 return voice
-        raise UsageError(f"unknown voice {name!r}: use 鼙 (small, pi), 鼓 (big, gu), "
-                         "click or cue")
+        raise UsageError(_('unknown voice {name}: use 鼙 (small, pi), 鼓 (big, gu), click or cue').format(name=repr(name)))
 
     @property
     def latin(self) -> str:
@@ -81,5 +81,5 @@ def check_muted(voices) -> frozenset[Voice]:
     out = frozenset(Voice.from_name(v) for v in voices)
     for voice in out:
         if voice not in DRUMS:
-            raise UsageError(f"only a drum can be muted (鼙 or 鼓), not {voice.value}")
+            raise UsageError(_('only a drum can be muted (鼙 or 鼓), not {value}').format(value=voice.value))
     return out

@@ -44,6 +44,7 @@ from typing import Sequence
 
 from ..errors import UsageError
 from ..files import writing
+from ..page_words import _
 from ..text.reading.notation import Pattern
 from .source import source_drawing
 from .svg import Drawing, stack
@@ -56,7 +57,8 @@ def drawing(patterns: Sequence[Pattern], view: str = "both") -> Drawing:
     """The picture ``guji draw`` writes: *view* is ``source``, ``timeline`` or
     ``both`` (the source columns above the timeline)."""
     if view not in VIEWS:
-        raise UsageError(f"unknown view {view!r}: use one of {', '.join(VIEWS)}")
+        raise UsageError(_("unknown view {view!r}: use one of {views}").format(
+            view=view, views=", ".join(VIEWS)))
     if view == "source":
         return source_drawing(patterns)
     if view == "timeline":

@@ -22,7 +22,8 @@ largest) can be chosen.
 The page holds, in order: the patterns as the sources write them, the
 aligned timeline, for each variant against A the alignment (a table of the
 aligned strokes with the differences marked, and the counts), then the
-players: each variant alone, then each compare mode with its schedule.
+players: each variant alone, then each compare mode with its schedule. The
+HTML is written by :mod:`guji.views.page_html`, in the chosen language.
 """
 
 from __future__ import annotations
@@ -30,27 +31,24 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..defaults import RATE
-from .. import __version__
-from ..text.collation.align import align_patterns, check_patterns
-from ..text.collation.grid import Cell, HalfColumn, align_many
-from ..text.reading.names import LETTERS, file_stem, part_name
+from ..text.collation.align import check_patterns
+from ..text.reading.names import LETTERS, file_stem
 from ..compare.comparison import Comparison
 from ..compare.modes import MODES, compare
 from ..timing.layout import perform
 from ..timing.performance import Performance, Timing
+from ..page_words import _, ngettext
 from .embed import data_uri, single_file_target
-from .page_markup import STYLE as _STYLE, e as _e, zh as _zh
-from .follow import SCRIPT as FOLLOW_SCRIPT, STYLE as FOLLOW_STYLE, follow_data
-from .legend import pattern_title
-from .source import source_drawing
-from .timeline import timeline_drawing
+from .follow import follow_data
+from .page_html import (MODE_TEXT, Track, alignment_summary, alignment_table, build_html,
+                        mode_description, mode_heading, variant_description, variant_heading)
 from ..errors import UsageError
-from ..text.reading.notation import HALF, Pattern
+from ..text.reading.notation import Pattern
 from ..files import make_folder, writing
 from ..temporary import staged
 
@@ -63,59 +61,6 @@ AUDIO_FORMATS: dict[str, tuple[str, str, str | None]] = {
 }
 DEFAULT_AUDIO_FORMAT = "flac"
 
-#: What each mode is, for the page (one line each).
-MODE_TEXT = {
-    "sequence": "A in full, a short gap with a soft bell, then B (then C …).",
-    "alternate": "Pass by pass: A's pass, then B's, round after round.",
-    "stereo": "Together on one grid: A in the left ear, B in the right (headphones help).",
-    "diff": "A alone, with a soft bell on each stroke where another reading differs.",
-}
-
-
-@dataclass(frozen=True)
-class Track:
-    """One audio player of the page.
-
-    Attributes
-    ----------
-    key:
-        ``variant-a`` … or ``compare-sequence`` …
-    heading:
-        What the player is called on the page.
-    filename:
-        The audio file, relative to the page.
-    mime:
-        Its MIME type (for ``<source type>``).
-    duration:
-        Seconds of audio in the file.
-    schedule:
-        Lines saying what plays when (may be empty).
-    description:
-        One sentence about it.
-    follow:
-        What the player plays, for the script that lights the stroke
-        sounding now (:func:`guji.views.follow.follow_data`; empty: none).
-    src:
-        The audio itself as a ``data:`` URI, in a single-file page (``None``:
-        the file beside the page).
-    """
-
-    key: str
-    heading: str
-    filename: str
-    mime: str
-    duration: float
-    schedule: str = ""
-    description: str = ""
-    follow: str = ""
-    src: str | None = None
-
-    @property
-    def source(self) -> str:
-        """What ``<source src>`` names: the file, or the audio itself (a data URI)."""
-        return self.src if self.src is not None else self.filename
-
-
 def variant_filename(index: int, pattern: Pattern, ext: str) -> str:
     """``a-lu-1-liji-zhengyi.flac``: the letter, then the pattern's file stem
     (:func:`guji.text.reading.names.file_stem`, ASCII and lower case: a name for the web)."""
@@ -125,123 +70,6 @@ def variant_filename(index: int, pattern: Pattern, ext: str) -> str:
 
 def mode_filename(mode: str, ext: str) -> str:
     return f"compare-{mode}.{ext}"
-
-
-# -- HTML ------------------------------------------------------------------------
-
-
-
-def alignment_table(a: Pattern, b: Pattern, letter_b: str = "B") -> str:
-    """An HTML table of A and B aligned column by column, differences marked
-    (the columns of :meth:`Grid.walk_with_halves <guji.text.collation.grid.Grid.walk_with_halves>`)."""
-    rows = ([f"<th>A {_e(a.id)}</th>"], [f"<th>{_e(letter_b)} {_e(b.id)}</th>"])
-    for column in align_many([a, b]).walk_with_halves():
-        if isinstance(column, HalfColumn):
-            for r in (0, 1):
-                rows[r].append(f'<td class="half">{HALF if column.rows[r] else ""}</td>')
-            continue
-        differs = column.cells[1].differs
-        for r, cell in enumerate(column.cells[:2]):
-            rows[r].append(_alignment_cell(cell, differs))
-    return ('<table class="alignment">\n<tr>' + "".join(rows[0]) + "</tr>\n<tr>"
-            + "".join(rows[1]) + "</tr>\n</table>\n")
-
-
-def _alignment_cell(cell: Cell, differs: bool) -> str:
-    """One ``<td>`` of :func:`alignment_table`: the glyph (``―`` for a gap),
-    its stroke number, drum and source position as a tooltip."""
-    cls = ["differs"] if differs else []
-    if cell.stroke is None:
-        cls.append("gap")
-        text, title = "―", ""
-    else:
-        text = cell.stroke.glyph
-        title = (f' title="stroke {cell.index + 1} {cell.stroke.drum.value}, '
-                 f'source {cell.stroke.location}"')
-    cls_attr = f' class="{" ".join(cls)}"' if cls else ""
-    return f"<td{cls_attr}{title}>{text}</td>"
-
-
-def _plural(n: int, word: str) -> str:
-    """``1 pass``, ``2 passes``, ``3 strokes``."""
-    suffix = "" if n == 1 else ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
-    return f"{n} {word}{suffix}"
-
-
-def alignment_summary(a: Pattern, b: Pattern) -> str:
-    al = align_patterns(a, b)
-    if al.identical:
-        return "identical"
-    return f"{al.counts_text()} (edit distance {al.distance}, from A)"
-
-
-def build_html(patterns: Sequence[Pattern], timing: Timing, tracks: Sequence[Track],
-               *, title: str | None = None) -> str:
-    """The page (a complete HTML document) for *patterns* and their audio *tracks*.
-
-    Pure: it names the audio files but reads none.
-    """
-    patterns = list(patterns)
-    title = title or ("guji: " + " · ".join(part_name(p) for p in patterns))
-    out = ["<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-           '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-           f"<title>{_e(title)}</title>\n<style>{_STYLE}{FOLLOW_STYLE}</style>\n</head>\n"
-           "<body>\n<main>\n",
-           f"<h1>{_zh(title)}</h1>\n"]
-    out.append("<ul>\n" + "".join(
-        f"<li><b>{LETTERS[i % 26]}</b> <code>{_e(p.id)}</code> — {_zh(pattern_title(p))}: "
-        f"{_zh(p.notation())}</li>\n" for i, p in enumerate(patterns)) + "</ul>\n")
-    out.append(f'<p class="note">Played as {_zh(timing.rite.chinese)} ({_e(timing.rite.value)}'
-               f"{': from ' + _zh('半') + ' to the end' if timing.rite.value == 'touhu' else ': the whole pattern'}"
-               f"), one stroke every {timing.interval:g} s ({_zh('間若一')}), "
-               f"{_plural(timing.repeat, 'pass')}"
-               f"{f', {timing.count_in} count-in clicks' if timing.count_in else ''}. "
-               f"{_zh('○')} is the {_zh('鼙')} (small drum), {_zh('□')} the {_zh('鼓')} "
-               "(big drum).</p>\n")
-
-    out.append("<h2>As the sources write them</h2>\n")
-    out.append('<figure class="picture" id="source" tabindex="0" role="region" '
-               'aria-label="The patterns as the sources write them">\n'
-               + source_drawing(patterns).svg() + "</figure>\n")
-    out.append("<h2>Aligned</h2>\n")
-    out.append('<figure class="picture" id="timeline" tabindex="0" role="region" '
-               'aria-label="The aligned timeline">\n'
-               + timeline_drawing(patterns).svg() + "</figure>\n")
-    for i, p in enumerate(patterns[1:], start=1):
-        letter = LETTERS[i % 26]
-        out.append(f"<h3>A against {letter}: {_e(alignment_summary(patterns[0], p))}</h3>\n")
-        out.append(f'<div class="scroll" tabindex="0" role="region" lang="zh-Hant" '
-                   f'aria-label="A against {letter}, stroke by stroke">\n'
-                   + alignment_table(patterns[0], p, letter) + "</div>\n")
-
-    out.append("<h2>Listen</h2>\n")
-    out += [_player_html(t) for t in tracks]
-    out.append(f'<p class="note">Made with guji {_e(__version__)}: '
-               f"the {_zh('投壺')} drum scores of the {_zh('禮記')}.</p>\n</main>\n")
-    if any(t.follow for t in tracks):
-        out.append(f"<script>{FOLLOW_SCRIPT}</script>\n")
-    out.append("</body>\n</html>\n")
-    return "".join(out)
-
-
-def _player_html(t: Track) -> str:
-    """One player of the page: its heading, description, ``<audio>`` and schedule."""
-    out = []
-    out.append(f'<div class="player" id="{_e(t.key)}">\n<h3>{_zh(t.heading)}</h3>\n')
-    if t.description:
-        out.append(f"<p>{_zh(t.description)}</p>\n")
-    follow = f' data-follow="{_e(t.follow)}"' if t.follow else ""
-    out.append(f'<audio controls preload="metadata" aria-label="{_e(t.heading)}" '
-               f'data-duration="{t.duration:.6f}"'
-               f'{follow}><source src="{_e(t.source)}" type="{_e(t.mime)}">'
-               f'<a href="{_e(t.source)}" download="{_e(t.filename)}">{_e(t.filename)}'
-               f'</a></audio>\n')
-    if t.schedule:
-        lines = "\n".join(_zh(line) for line in t.schedule.rstrip().split("\n"))
-        out.append(f'<pre class="schedule" tabindex="0" role="region" '
-                   f'aria-label="What plays when: {_e(t.heading)}">{lines}</pre>\n')
-    out.append("</div>\n")
-    return "".join(out)
 
 
 # -- writing ---------------------------------------------------------------------
@@ -298,14 +126,20 @@ def write_page(directory: str | os.PathLike, patterns: Sequence[Pattern],
             write = _audio_writer(stage, audio_format, kit, rate, said)
             tracks = _write_players(patterns, timing, modes, audio_format, write)
             _write_html(stage / "index.html", build_html(patterns, timing, tracks))
-            said.append(f"index.html: the page, {len(tracks)} players")
+            said.append(_page_line(len(tracks)))
     except BaseException:
         if made:            # a failed page leaves no folder it made (Ctrl-C included)
             shutil.rmtree(folder, ignore_errors=True)
         raise
     for line in said if progress else ():
-        progress(f"wrote {folder / line}")
+        progress(_("wrote {name}").format(name=folder / line))
     return folder / "index.html"
+
+
+def _page_line(players: int) -> str:
+    """``index.html: the page, 5 players``: what the progress says of the page."""
+    return ngettext("index.html: the page, {n} player", "index.html: the page, {n} players",
+                    players).format(n=players)
 
 
 def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
@@ -313,14 +147,15 @@ def _checked(patterns: Sequence[Pattern], modes: Sequence[str],
     """The patterns as a list, once the format, the patterns and the modes are
     known good (:class:`UsageError` otherwise)."""
     if audio_format not in AUDIO_FORMATS:
-        raise UsageError(f"unknown audio format {audio_format!r}: use one of "
-                         f"{', '.join(AUDIO_FORMATS)}")
+        raise UsageError(_("unknown audio format {format!r}: use one of {formats}").format(
+            format=audio_format, formats=", ".join(AUDIO_FORMATS)))
     patterns = list(patterns)
     if not patterns:
-        raise UsageError("a page needs at least one pattern")
+        raise UsageError(_("a page needs at least one pattern"))
     for m in modes:
         if m not in MODES:
-            raise UsageError(f"unknown compare mode {m!r}: use one of {', '.join(MODES)}")
+            raise UsageError(_("unknown compare mode {mode!r}: use one of {modes}").format(
+                mode=m, modes=", ".join(MODES)))
     for other in patterns[1:]:          # the page aligns A with each, after the audio
         check_patterns(patterns[0], other)
     return patterns
@@ -342,8 +177,11 @@ def _audio_writer(folder: Path, audio_format: str, kit, rate: int, said: list[st
         with open(path, "rb") as f:           # any name: libsndfile takes no surrogates
             duration = soundfile.info(f).duration
         if said is not None:
-            said.append(f"{name}: {duration:.1f} s; {performance.stroke_count} strokes; "
-                        f"{audio_format.upper()}")
+            said.append(ngettext("{name}: {seconds} s; {n} stroke; {format}",
+                                 "{name}: {seconds} s; {n} strokes; {format}",
+                                 performance.stroke_count).format(
+                name=name, seconds=f"{duration:.1f}", n=performance.stroke_count,
+                format=audio_format.upper()))
         return duration
 
     return write
@@ -362,18 +200,17 @@ def _write_players(patterns: Sequence[Pattern], timing: Timing, modes: Sequence[
         performance = perform(p, timing)
         duration = write(name, performance)
         n = score.per_pass
-        tracks.append(Track(f"variant-{LETTERS[i % 26].lower()}",
-                            f"{LETTERS[i % 26]}: {part_name(p)}", name, mime, duration,
-                            description=f"{pattern_title(p)} — {n} strokes a pass, "
-                                        f"{p.notation(timing.rite)}",
+        tracks.append(Track(f"variant-{LETTERS[i % 26].lower()}", variant_heading(i, p),
+                            name, mime, duration,
+                            description=variant_description(p, timing, n),
                             follow=follow_data(performance, patterns)))
     if len(patterns) >= 2:
         for mode in modes:
             c: Comparison = compare(patterns, mode, timing)
             name = mode_filename(mode, ext)
             duration = write(name, c.performance)
-            tracks.append(Track(f"compare-{mode}", f"compare: {mode}", name, mime, duration,
-                                schedule=c.schedule_text(), description=MODE_TEXT[mode],
+            tracks.append(Track(f"compare-{mode}", mode_heading(mode), name, mime, duration,
+                                schedule=c.schedule_text(), description=mode_description(mode),
                                 follow=follow_data(c.performance, patterns)))
     return tracks
 
@@ -383,5 +220,9 @@ def _write_html(index: Path, page: str, progress: Callable[[str], None] | None =
     with writing(index) as tmp:
         Path(tmp).write_text(page, encoding="utf-8")
     if progress:
-        progress(f"wrote {index}: the page, in one file")
+        progress(_("wrote {name}: the page, in one file").format(name=index))
     return index
+
+
+__all__ = ["AUDIO_FORMATS", "DEFAULT_AUDIO_FORMAT", "MODE_TEXT", "Track", "alignment_summary",
+           "alignment_table", "build_html", "mode_filename", "variant_filename", "write_page"]

@@ -23,6 +23,7 @@ from pathlib import Path
 from .. import processes, system
 from ..errors import UsageError
 from ..files import check_target, writing
+from ..page_words import _
 from .svg import Drawing
 
 #: Browser executables tried, in order, after ``$GUJI_CHROMIUM``.
@@ -41,13 +42,13 @@ def find_browser() -> str:
     if env:
         found = shutil.which(env)
         if not found:
-            raise UsageError(f"GUJI_CHROMIUM={env!r} is not an executable")
+            raise UsageError(_("GUJI_CHROMIUM={value!r} is not an executable").format(value=env))
         return found
     found = system.find_program("chromium", BROWSERS[1:])
     if found:
         return found
-    raise UsageError(f"PNG needs a Chromium browser ({system.install_hint('chromium')}; "
-                     "or set GUJI_CHROMIUM); write .svg instead")
+    raise UsageError(_("PNG needs a Chromium browser ({hint}; or set GUJI_CHROMIUM); write .svg "
+                       "instead").format(hint=system.install_hint("chromium")))
 
 
 def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0,
@@ -81,8 +82,9 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
                f"--screenshot={shot}", svg_file.as_uri()]
         returncode, stderr = _run_browser(cmd, exe, timeout, tmpdir)
         if returncode != 0 or not shot.exists() or shot.stat().st_size == 0:
-            last = (stderr.strip().splitlines() or ["no output"])[-1]
-            raise UsageError(f"{exe} made no PNG (exit {returncode}): {last}")
+            last = (stderr.strip().splitlines() or [_("no output")])[-1]
+            raise UsageError(_("{browser} made no PNG (exit {status}): {last}").format(
+                browser=exe, status=returncode, last=last))
         with writing(path) as out, open(shot, "rb") as png:
             shutil.copyfileobj(png, out.open())
     return Path(out.name)
@@ -98,8 +100,9 @@ def _run_browser(cmd: list[str], exe: str, timeout: float, tmpdir: str) -> tuple
     try:
         proc = processes.run(cmd, timeout=timeout, env=env)
     except OSError as e:
-        raise UsageError(f"could not run {exe} to make the PNG: {e}") from None
+        raise UsageError(_("could not run {browser} to make the PNG: {error}").format(
+            browser=exe, error=e)) from None
     except subprocess.TimeoutExpired:
-        raise UsageError(f"could not run {exe} to make the PNG: no picture after "
-                         f"{timeout:g} s") from None
+        raise UsageError(_("could not run {browser} to make the PNG: no picture after "
+                           "{seconds} s").format(browser=exe, seconds=f"{timeout:g}")) from None
     return proc.returncode, proc.stderr

@@ -20,6 +20,7 @@ from ..errors import UsageError
 from ..text.collation.grid import Grid, align_many
 from ..text.reading.names import LETTERS
 from ..text.reading.notation import HALF, Pattern
+from ..page_words import _
 from .legend import legend, stroke_title
 from .svg import DIFF_FILL, DIFF_OPACITY, INK, Drawing, quoteattr, rect, stroke_shape, svg_text
 
@@ -48,7 +49,7 @@ def source_drawing(patterns: Sequence[Pattern], *, cell: float = 30.0,
     """
     patterns = list(patterns)
     if not patterns:
-        raise UsageError("nothing to draw: give at least one pattern")
+        raise UsageError(_("nothing to draw: give at least one pattern"))
     grid = align_many(patterns) if highlight and len(patterns) > 1 else None
     differing = _differing_strokes(patterns, grid)
     col_w = cell * 1.8
@@ -69,7 +70,8 @@ def source_drawing(patterns: Sequence[Pattern], *, cell: float = 30.0,
         cx = right - col_w * (k + 0.5)   # right to left: pattern 0 in the rightmost column
         body.append(_column(p, k, differing[k], cx, top, column_bottom, cell, col_w))
     body.append(legend_svg)
-    title = "the patterns as the sources write them: " + ", ".join(p.id for p in patterns)
+    title = _("the patterns as the sources write them: {ids}").format(
+        ids=", ".join(p.id for p in patterns))
     return Drawing(width, height, "".join(body), title)
 
 

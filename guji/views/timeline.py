@@ -24,16 +24,17 @@ from ..errors import UsageError
 from ..text.collation.grid import Cell, Grid, align_many
 from ..text.reading.names import LETTERS
 from ..text.reading.notation import HALF, Drum, Pattern
+from ..page_words import N_, _
 from .legend import legend, stroke_title
 from .svg import (BEFORE_HALF_FILL, BIG_COLOUR, DIFF_FILL, DIFF_OPACITY, GRID_COLOUR, INK,
                   SMALL_COLOUR, Drawing, escape, num, quoteattr, rect, stroke_shape, svg_text,
                   text_width)
 
-#: The key under the tracks: what each sample stands for.
-KEY_ITEMS = (("small", "鼙 small drum (○)"), ("big", "鼓 big drum (□)"),
-             ("before", "before 半: played only in the 射禮"),
-             ("gap", "no stroke here (a gap in the alignment)"),
-             ("diff", "differs from A"))
+#: The key under the tracks: what each sample stands for (translated where drawn).
+KEY_ITEMS = (("small", N_("鼙 small drum (○)")), ("big", N_("鼓 big drum (□)")),
+             ("before", N_("before 半: played only in the 射禮")),
+             ("gap", N_("no stroke here (a gap in the alignment)")),
+             ("diff", N_("differs from A")))
 
 
 def timeline_drawing(patterns: Sequence[Pattern], *, grid: Grid | None = None,
@@ -53,7 +54,7 @@ def timeline_drawing(patterns: Sequence[Pattern], *, grid: Grid | None = None,
     """
     patterns = list(patterns)
     if not patterns:
-        raise UsageError("nothing to draw: give at least one pattern")
+        raise UsageError(_("nothing to draw: give at least one pattern"))
     grid = grid or align_many(patterns)
     frame = _Frame(cell, len(patterns), len(grid.columns))
     legend_svg, legend_w, legend_h = legend(patterns, frame.margin, frame.key_y + cell * 1.2,
@@ -66,7 +67,8 @@ def timeline_drawing(patterns: Sequence[Pattern], *, grid: Grid | None = None,
     body += [key, legend_svg]
     height = frame.key_y + cell * 1.2 + legend_h + frame.margin * 0.5
     width = max(frame.right + frame.margin, key_end + frame.margin, frame.margin * 2 + legend_w)
-    title = "timeline of " + ", ".join(p.id for p in patterns) + " on one aligned grid"
+    title = _("timeline of {ids} on one aligned grid").format(
+        ids=", ".join(p.id for p in patterns))
     return Drawing(width, height, "".join(body), title)
 
 
@@ -193,17 +195,19 @@ def _cell(frame: _Frame, p: Pattern, cell: Cell, y0: float) -> str:
                          f' fill-opacity="{DIFF_OPACITY}" class="difference" '
                          f'data-column="{c}" data-kind="{kind or "ref"}"'))
     if cell.stroke is None:
+        gap = _("{id}: no stroke here (column {n})").format(id=p.id, n=c + 1)
         body.append(f'<rect x="{num(x + size * 0.15)}" y="{num(y0 + size * 0.15)}" '
                     f'width="{num(size * 0.7)}" height="{num(size * 1.7)}" fill="none" '
                     f'stroke="#999999" stroke-dasharray="3 2" class="gap">'
-                    f'<title>{escape(p.id)}: no stroke here (column {c + 1})</title>'
+                    f'<title>{escape(gap)}</title>'
                     f'</rect>\n')
         return "".join(body)
     drum = cell.stroke.drum
     lane_y = y0 + (0.5 if drum is Drum.SMALL else 1.5) * size
     colour = SMALL_COLOUR if drum is Drum.SMALL else BIG_COLOUR
     body.append(stroke_shape(drum, x + size / 2, lane_y, size * 0.62, colour,
-                             stroke_title(p, cell.index) + f", column {c + 1}",
+                             _("{stroke}, column {n}").format(stroke=stroke_title(p, cell.index),
+                                                              n=c + 1),
                              width=size * 0.09, stroke=f"{cell.row}-{cell.index}"))
     return "".join(body)
 
@@ -214,6 +218,7 @@ def _key(frame: _Frame) -> tuple[str, float]:
     kx, ks, key_y = frame.margin, frame.key_size, frame.key_y
     body = []
     for kind, words in KEY_ITEMS:
+        words = _(words)
         sx, sy = kx + ks / 2, key_y
         if kind == "small":
             body.append(stroke_shape(Drum.SMALL, sx, sy, ks, SMALL_COLOUR, words, width=2))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from ...i18n import N_, _, ngettext
 from ...defaults import RATE
 from ...errors import UsageError
 from ...text.reading.names import variant_names
@@ -29,20 +30,20 @@ DEFAULT_RATE = RATE
 
 def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True) -> None:
     """--kit, --rate, --channels (unless *channels* is False) and --pan."""
-    g = parser.add_argument_group("sound")
+    g = parser.add_argument_group(_("sound"))
     g.add_argument("--kit", metavar="DIR_OR_TOML",
-                   help="the voices: a kit file (.toml: voice parameters and/or recordings) or a "
+                   help=_("the voices: a kit file (.toml: voice parameters and/or recordings) or a "
                         "directory of recordings small.wav and big.wav (鼙 and 鼓; WAV, FLAC or "
-                        "OGG, any rate); default: the synthesised kit")
-    g.add_argument("--rate", type=checked(_check_rate, int, "a whole number of Hz"),
+                        "OGG, any rate); default: the synthesised kit"))
+    g.add_argument("--rate", type=checked(_check_rate, int, N_("a whole number of Hz")),
                    default=DEFAULT_RATE, metavar="HZ",
-                   help=f"sample rate (default {DEFAULT_RATE})")
+                   help=_('sample rate (default {default_rate})').format(default_rate=DEFAULT_RATE))
     if channels:
         g.add_argument("--channels", type=int, choices=(1, 2), default=2,
-                       help="1 (mono) or 2 (stereo, with a pan per drum; default)")
+                       help=_("1 (mono) or 2 (stereo, with a pan per drum; default)"))
     g.add_argument("--pan", action="append", default=[], metavar="VOICE=PAN",
-                   help="place a voice from -1 (left) to 1 (right), e.g. --pan 鼙=-0.5 --pan "
-                        "big=0.5 (voices: small/鼙, big/鼓, click, cue); overrides the kit")
+                   help=_("place a voice from -1 (left) to 1 (right), e.g. --pan 鼙=-0.5 --pan "
+                        "big=0.5 (voices: small/鼙, big/鼓, click, cue); overrides the kit"))
 
 
 def kit_from_args(args: argparse.Namespace):
@@ -54,7 +55,7 @@ def kit_from_args(args: argparse.Namespace):
     for item in getattr(args, "pan", None) or []:
         name, sep, value = item.partition("=")
         if not sep:
-            raise UsageError(f"--pan {item!r}: write VOICE=PAN, e.g. --pan 鼓=0.5")
+            raise UsageError(_('--pan {item}: write VOICE=PAN, e.g. --pan 鼓=0.5').format(item=repr(item)))
         try:
             voice = Voice.from_name(name)
             pan = check_pan(value, f"--pan {item!r}: the pan")
@@ -86,11 +87,10 @@ def audio_options_from_args(args: argparse.Namespace) -> dict:
 def add_sequence_options(parser: argparse.ArgumentParser) -> None:
     """--gap and --stack: how several patterns given together are laid out."""
     parser.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
-                        help=f"with several patterns, empty grid steps between one pattern's "
-                             f"last stroke's step and the next pattern (default {DEFAULT_GAP_STEPS})")
+                        help=_("with several patterns, empty grid steps between one pattern's last stroke's step and the next pattern (default {default_gap_steps})").format(default_gap_steps=DEFAULT_GAP_STEPS))
     parser.add_argument("--stack", action="store_true",
-                        help="with several patterns, play them all at once instead of one "
-                             "after another")
+                        help=_("with several patterns, play them all at once instead of one "
+                             "after another"))
 
 
 def gap_steps(text: str) -> int:
@@ -98,22 +98,21 @@ def gap_steps(text: str) -> int:
     try:
         return check_gap(int(text))
     except (ValueError, UsageError):
-        raise argparse.ArgumentTypeError(f"{text!r}: the gap is a whole number of empty grid "
-                                         "steps, 0 or more") from None
+        raise argparse.ArgumentTypeError(_('{text}: the gap is a whole number of empty grid steps, 0 or more').format(text=repr(text))) from None
 
 
 def add_mute_options(parser: argparse.ArgumentParser) -> None:
     """--mute and --solo (one drum left out, or only one kept) and --ghost."""
-    g = parser.add_argument_group("minus-one (practise one drum against the other)")
+    g = parser.add_argument_group(_("minus-one (practise one drum against the other)"))
     which = g.add_mutually_exclusive_group()
-    drum = checked(_one_drum, str, "a drum")
+    drum = checked(_one_drum, str, N_("a drum"))
     which.add_argument("--mute", type=drum, metavar="DRUM",
-                       help="leave one drum out: 鼙 (small, pi, ○) or 鼓 (big, gu, □)")
+                       help=_("leave one drum out: 鼙 (small, pi, ○) or 鼓 (big, gu, □)"))
     which.add_argument("--solo", type=drum, metavar="DRUM",
-                       help="keep only one drum: 鼙 (small, pi, ○) or 鼓 (big, gu, □)")
+                       help=_("keep only one drum: 鼙 (small, pi, ○) or 鼓 (big, gu, □)"))
     g.add_argument("--ghost", choices=("none", "click"), default="none",
-                   help="what the left-out drum's strokes become: nothing (default) or the "
-                        "count-in click, to keep your place")
+                   help=_("what the left-out drum's strokes become: nothing (default) or the "
+                        "count-in click, to keep your place"))
 
 
 def _one_drum(name: str) -> Voice:
@@ -128,8 +127,7 @@ def mute_from_args(args: argparse.Namespace) -> tuple[frozenset[Voice], bool]:
     muted = frozenset([mute]) if mute else frozenset(DRUMS) - {solo} if solo else frozenset()
     ghost = getattr(args, "ghost", "none") == "click"
     if ghost and not muted:
-        raise UsageError("--ghost click: the clicks stand for a left-out drum's strokes; "
-                         "give --mute or --solo too")
+        raise UsageError(_("--ghost click: the clicks stand for a left-out drum's strokes; give --mute or --solo too"))
     return muted, ghost
 
 
@@ -193,7 +191,8 @@ def file_advice(words: list[str], output: str) -> str:
     OUTPUT``, naming guji as the user can run it (:func:`command_name`):
     ``to write it to a file instead: guji compare lu:1 lu:2 -o compare.wav``."""
     import shlex
-    return f"to write it to a file instead: {command_name()} " + shlex.join([*words, "-o", output])
+    return _("to write it to a file instead: {command}").format(
+        command=f"{command_name()} " + shlex.join([*words, "-o", output]))
 
 
 def audio_summary(path, performance: Performance, *, stated: tuple | None = None) -> str:
@@ -204,20 +203,22 @@ def audio_summary(path, performance: Performance, *, stated: tuple | None = None
     is described from *stated*: (rate, channels, format, subtype) as asked."""
     n = performance.stroke_count
     music = performance.duration
-    strokes = f"{n} stroke{'' if n == 1 else 's'}"
+    strokes = ngettext("{n} stroke", "{n} strokes", n).format(n=n)
     if path is None:
         rate, channels, fmt, subtype = stated
-        return (f"the music {music:.1f} s and the ring of its last stroke; {strokes}; "
-                f"{rate} Hz {_layout(channels)}, {fmt} {_KINDS.get(subtype, subtype)}")
+        return _("the music {music:.1f} s and the ring of its last stroke; {strokes}; "
+                 "{rate} Hz {layout}, {format} {kind}").format(
+            music=music, strokes=strokes, rate=rate, layout=_layout(channels), format=fmt,
+            kind=_KINDS.get(subtype, subtype))
     info = _read_back(path)
     length = info.frames / info.samplerate
-    ring = (f"the music {music:.1f} s, then the ring of its last stroke"
-            if length >= music + 0.05 else "the music and its last ring")
-    note = ("; RF64 is WAV past 4 GiB: libsndfile, FFmpeg, SoX, Audacity read it"
+    ring = (_("the music {music:.1f} s, then the ring of its last stroke").format(music=music)
+            if length >= music + 0.05 else _("the music and its last ring"))
+    note = (_("; RF64 is WAV past 4 GiB: libsndfile, FFmpeg, SoX, Audacity read it")
             if info.format == "RF64" else "")
-    return (f"{length:.1f} s ({ring}); {strokes}; {info.samplerate} Hz "
-            f"{_layout(info.channels)}, {info.format} {_KINDS.get(info.subtype, info.subtype)}"
-            f"{note}")
+    return _("{length:.1f} s ({ring}); {strokes}; {rate} Hz {layout}, {format} {kind}").format(
+        length=length, ring=ring, strokes=strokes, rate=info.samplerate, layout=_layout(info.channels),
+        format=info.format, kind=_KINDS.get(info.subtype, info.subtype)) + note
 
 
 def _read_back(path):
@@ -236,7 +237,7 @@ _KINDS = {"PCM_16": "16-bit", "PCM_24": "24-bit", "FLOAT": "float", "VORBIS": "V
 
 
 def _layout(channels: int) -> str:
-    return {1: "mono", 2: "stereo"}.get(channels, f"{channels} channels")
+    return {1: _("mono"), 2: _("stereo")}.get(channels) or _("{n} channels").format(n=channels)
 
 
 __all__ = ["add_audio_options", "audio_options_from_args", "audio_summary", "file_advice",

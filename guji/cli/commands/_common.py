@@ -9,6 +9,7 @@ import shutil
 import sys
 from typing import Callable
 
+from ...i18n import N_, _
 from ...errors import GujiError
 from ...text.reading.editions import load
 from ...text.reading.encoding import check_encoding
@@ -24,27 +25,27 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
     if "--force" in parser._option_string_actions:
         return
     parser.add_argument("--force", action="store_true",
-                        help="go past guji's limits on the work asked for: pieces over 24 hours, "
+                        help=_("go past guji's limits on the work asked for: pieces over 24 hours, "
                              "over 100,000 parts and cues, MIDI files over 1,000,000 notes, input "
                              "texts over 64 MiB, alignments over 1,000,000 pairs of strokes "
-                             "(limits that keep results exact stay)")
+                             "(limits that keep results exact stay)"))
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """--encoding and --labels, for commands that may read a user's text file."""
-    parser.add_argument("--encoding", type=checked(check_encoding, str, "an encoding"),
+    parser.add_argument("--encoding", type=checked(check_encoding, str, N_("an encoding")),
                         metavar="NAME",
-                        help="encoding of input text files (default: detect UTF-8, UTF-16 or "
-                             "UTF-32 with BOM, GB18030, Big5)")
+                        help=_("encoding of input text files (default: detect UTF-8, UTF-16 or "
+                             "UTF-32 with BOM, GB18030, Big5)"))
     parser.add_argument("--labels", choices=LABEL_MODES, default="auto",
-                        help="where score labels stand relative to their patterns in text "
+                        help=_("where score labels stand relative to their patterns in text "
                              "files: 'after' (first diagram), 'before' (second), or 'auto' "
-                             "(decided from each diagram's structure; default)")
+                             "(decided from each diagram's structure; default)"))
     add_force_option(parser)
 
 
 def add_json_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--json", action="store_true", help=_("print JSON instead of text"))
 
 
 def print_json(data) -> None:
@@ -78,7 +79,7 @@ def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
                 labels=getattr(args, "labels", "auto"), warn=warn)
 
 
-def checked(check: Callable, convert: Callable = float, what: str = "a number") -> Callable:
+def checked(check: Callable, convert: Callable = float, what: str = N_("a number")) -> Callable:
     """An argparse ``type=`` from a library check: the text is converted with
     *convert*, then checked by *check* (which raises :class:`UsageError`), so
     an option is validated by the very function the library uses, and its
@@ -87,7 +88,7 @@ def checked(check: Callable, convert: Callable = float, what: str = "a number") 
         try:
             value = convert(text)
         except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+            raise argparse.ArgumentTypeError(_('{text} is not {what}').format(text=repr(text), what=_(what))) from None
         try:
             return check(value)
         except GujiError as e:
@@ -98,22 +99,20 @@ def checked(check: Callable, convert: Callable = float, what: str = "a number") 
 
 def add_timing_options(parser: argparse.ArgumentParser, rite: Rite = Rite.TOUHU) -> None:
     """--rite (default *rite*), --interval/--bpm, --repeat, --count-in."""
-    g = parser.add_argument_group("timing (間若一: one even grid)")
+    g = parser.add_argument_group(_("timing (間若一: one even grid)"))
     g.add_argument("--rite", choices=[r.value for r in Rite], default=rite.value,
-                   help="touhu (投壺): from 半 to the end; she (射禮): the whole pattern "
-                        f"(default: {rite.value})")
+                   help=_('touhu (投壺): from 半 to the end; she (射禮): the whole pattern (default: {value})').format(value=rite.value))
     speed = g.add_mutually_exclusive_group()
     speed.add_argument("--interval", type=checked(check_interval), metavar="SECONDS",
-                       help=f"seconds between strokes (default {DEFAULT_INTERVAL:g}; the sources "
-                            "give no speed, see README)")
+                       help=_('seconds between strokes (default {default_interval:g}; the sources give no speed, see README)').format(default_interval=DEFAULT_INTERVAL))
     speed.add_argument("--bpm", type=checked(interval_from_bpm), dest="bpm_interval", metavar="N",
-                       help=f"strokes per minute (default {60 / DEFAULT_INTERVAL:g})")
-    g.add_argument("--repeat", type=checked(check_repeat, int, "a whole number"), default=1,
+                       help=_('strokes per minute (default {value:g})').format(value=60 / DEFAULT_INTERVAL))
+    g.add_argument("--repeat", type=checked(check_repeat, int, N_("a whole number")), default=1,
                    metavar="N",
-                   help="passes of the pattern (default 1)")
-    g.add_argument("--count-in", type=checked(check_count_in, int, "a whole number"), default=0,
+                   help=_("passes of the pattern (default 1)"))
+    g.add_argument("--count-in", type=checked(check_count_in, int, N_("a whole number")), default=0,
                    metavar="N",
-                   help="neutral clicks before the first stroke (default 0)")
+                   help=_("neutral clicks before the first stroke (default 0)"))
     add_force_option(parser)
 
 

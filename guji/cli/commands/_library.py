@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from ...i18n import N_, _
 from ...errors import UsageError, escape_controls
 from ...limits import size_text
 from ...text.reading.library import FileScan, Skipped, scan_files, walk
@@ -17,26 +18,26 @@ from ._common import checked
 
 def add_library_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include", action="append", default=[], metavar="GLOB",
-                        help="in folders, scan only files whose name or path below the folder "
-                             "matches GLOB (e.g. '*.txt'; may be repeated)")
+                        help=_("in folders, scan only files whose name or path below the folder "
+                             "matches GLOB (e.g. '*.txt'; may be repeated)"))
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                        help="in folders, skip files and folders whose name or path matches "
-                             "GLOB (may be repeated)")
-    parser.add_argument("--jobs", type=checked(_jobs, int, "a whole number"), default=None, metavar="N",
-                        help="processes scanning a library (default: one a core); for one big "
-                             "file, processes mapping it (default 1: less memory)")
+                        help=_("in folders, skip files and folders whose name or path matches "
+                             "GLOB (may be repeated)"))
+    parser.add_argument("--jobs", type=checked(_jobs, int, N_("a whole number")), default=None, metavar="N",
+                        help=_("processes scanning a library (default: one a core); for one big "
+                             "file, processes mapping it (default 1: less memory)"))
 
 
 def _jobs(n: int) -> int:
     if not 1 <= n <= 256:
-        raise UsageError(f"{n} processes: give 1 to 256")
+        raise UsageError(_('{n} processes: give 1 to 256').format(n=n))
     return n
 
 
 def is_library(paths: list[str]) -> bool:
     """More than one path, or a folder: a library (else one file, read as before)."""
     if "-" in paths and len(paths) > 1:
-        raise UsageError("- (standard input) cannot be scanned with other paths")
+        raise UsageError(_('- (standard input) cannot be scanned with other paths'))
     return len(paths) > 1 or (paths[0] != "-" and os.path.isdir(paths[0]))
 
 

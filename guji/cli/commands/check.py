@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ...i18n import _
 from ._audio import performance_from_args
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json)
@@ -18,13 +19,14 @@ from ..reports import wrote
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "check", help="check a recording of the drums against the score",
-        description="Hear a recording (WAV, FLAC or OGG; mono or stereo, any rate) of the "
+        "check", help=_("check a recording of the drums against the score"),
+        description=_("Hear a recording (WAV, FLAC or OGG; mono or stereo, any rate) of the "
                     "patterns played on 鼙 and 鼓, and report stroke by stroke: the expected "
                     "time, the played time, the deviation in ms, the drum right or wrong, strokes "
                     "missing and hits extra; then the strokes right, the mean and spread of the "
                     "deviation, rushing or dragging, and the worst places. The first hit anchors "
                     "time: it plays the first event (the first count-in click with --count-in, "
+<<<<<<< HEAD
                     "which the recording then holds). Without --interval or --bpm the tempo is "
                     "found from the recording (and said).")
     p.add_argument("recording", metavar="RECORDING", help="the recording (.wav, .flac, .ogg)")
@@ -39,6 +41,14 @@ def register(subparsers) -> None:
                         "axis; wrong drums, missing and extra strokes marked)")
     p.add_argument("--scale", type=float, default=2.0, metavar="N",
                    help="PNG pixels per drawing pixel (default 2)")
+=======
+                    "which the recording then holds)."))
+    p.add_argument("recording", metavar="RECORDING", help=_("the recording (.wav, .flac, .ogg)"))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu, xue:2"))
+    add_timing_options(p)
+    p.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
+                   help=_('with several patterns, empty grid steps between them (default {default_gap_steps}, as render and play)').format(default_gap_steps=DEFAULT_GAP_STEPS))
+>>>>>>> s23p
     add_json_option(p)
     add_input_options(p)
     p.set_defaults(func=run)

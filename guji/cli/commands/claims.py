@@ -5,23 +5,24 @@ from __future__ import annotations
 import os
 import sys
 
+from ...i18n import _, ngettext
 from ...text.collation.corpus import file_text, shipped_text
 from ...text.reading.editions import editions
 from ._common import add_input_options, add_json_option, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("claims", help="the stroke counts a text's commentary states, checked "
-                                      "against its own diagrams",
-                       description="Read the count claims a text states near its diagrams "
+    p = sub.add_parser("claims", help=_("the stroke counts a text's commentary states, checked "
+                                      "against its own diagrams"),
+                       description=_("Read the count claims a text states near its diagrams "
                                    "(徐伯鲁: 前图鼙声七鼔声五此鲁鼓之半也…; or 魯則圜十三方十…: "
                                    "圜 round = 鼙, 方 square = 鼓; 上/前 the first diagram, 此/後 "
                                    "the second; 半 the half, 全 the whole) and hold each against "
                                    "the text's own reading of that pattern. Counts no score "
-                                   "names are warned about on stderr.",
-                       epilog="Examples: guji claims chapter.txt; guji claims lijing-benyi --json")
+                                   "names are warned about on stderr."),
+                       epilog=_("Examples: guji claims chapter.txt; guji claims lijing-benyi --json"))
     p.add_argument("file", metavar="FILE",
-                   help="a text file (or a shipped edition's slug, e.g. lijing-benyi)")
+                   help=_("a text file (or a shipped edition's slug, e.g. lijing-benyi)"))
     add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)
@@ -34,28 +35,29 @@ def run(args) -> int:
     else:
         text = file_text(args.file, args.encoding, args.labels)
     for notice in text.notices:
-        print(f"guji: {notice}", file=sys.stderr)
+        print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     if args.json:
         print_json([c.to_json() for c in text.claims])
         return 0
     agree = sum(1 for c in text.claims if c.agrees)
     differ = sum(1 for c in text.claims if c.agrees is False)
     uncounted = len(text.claims) - agree - differ
-    said = f"{agree} agree with its reading, {differ} do not"
+    said = _("{agree} agree with its reading, {differ} do not").format(agree=agree, differ=differ)
     if uncounted:
-        said += f"; {uncounted} not counted: no pattern of theirs in the text"
-    print(f"{args.file}: {len(text.claims)} count claim{'' if len(text.claims) == 1 else 's'}"
-          + (f" ({said})" if text.claims else ""))
+        said += _("; {uncounted} not counted: no pattern of theirs in the text").format(uncounted=uncounted)
+    n = len(text.claims)
+    print(ngettext("{file}: {n} count claim", "{file}: {n} count claims", n).format(file=args.file, n=n)
+          + (_(" ({said})").format(said=said) if text.claims else ""))
     for c in text.claims:
         cl = c.claim
         diagram = "?" if c.diagram is None else str(c.diagram) + ("" if c.diagram_stated else "*")
-        verdict = {True: "agrees", False: "DIFFERS", None: "(no pattern)"}[c.agrees]
+        verdict = {True: _("agrees"), False: _("DIFFERS"), None: _("(no pattern)")}[c.agrees]
         counted = "-" if c.counted is None else str(c.counted)
         print(f"  {cl.tradition.label} {diagram:<2} {cl.part:<5} {cl.drum.value} {cl.count:>2}"
-              f"  counted {counted:>2}  {verdict:<12} {c.location}  "
+              + _("  counted {counted:>2}").format(counted=counted) + f"  {verdict:<12} {c.location}  "
               + cl.text.replace("\n", "⏎"))
         if c.doubt is not None:
             print(f"      {c.doubt.reason}")
     if any(not c.diagram_stated and c.diagram is not None for c in text.claims):
-        print("  * the text names no diagram: the one the claim follows")
+        print(_('  * the text names no diagram: the one the claim follows'))
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ...i18n import _, ngettext
 from ...errors import UsageError, display_width
 from ...text.collation.collate import Collation, collate
 from ...text.collation.corpus import texts
@@ -18,9 +19,9 @@ HALF_GAP = "\u3000"   # as wide as 半
 
 
 def register(sub) -> None:
-    p = sub.add_parser("collate", help="align, group and check every edition's reading of "
-                                       "each pattern",
-                       description="Collate the four patterns over the shipped editions and "
+    p = sub.add_parser("collate", help=_("align, group and check every edition's reading of "
+                                       "each pattern"),
+                       description=_("Collate the four patterns over the shipped editions and "
                                    "any text files given (each file an edition named by its "
                                    "file's stem; in folders, every file holding patterns): the readings aligned stroke by stroke, with "
                                    "the witnesses of their variant notes as readings of their "
@@ -28,18 +29,18 @@ def register(sub) -> None:
                                    "whole reading, largest first, the others' differences in "
                                    "words); and every reading's counts of 鼙 and 鼓 held "
                                    "against every count claim any of the texts states "
-                                   "(徐伯鲁's, in 礼经本义, among them).",
-                       epilog="Examples: guji collate; guji collate yishu.txt jishuo.txt; "
-                              "guji collate --only a.txt b.txt --json")
+                                   "(徐伯鲁's, in 礼经本义, among them)."),
+                       epilog=_("Examples: guji collate; guji collate yishu.txt jishuo.txt; "
+                              "guji collate --only a.txt b.txt --json"))
     p.add_argument("files", nargs="*", metavar="PATH",
-                   help="text files to collate, each an edition named by its file's stem; "
-                        "or folders: every file in them holding patterns (a library scan)")
+                   help=_("text files to collate, each an edition named by its file's stem; "
+                        "or folders: every file in them holding patterns (a library scan)"))
     p.add_argument("--only", action="store_true",
-                   help="collate only the files given, not the shipped editions")
+                   help=_("collate only the files given, not the shipped editions"))
     add_base_option(p)
     p.add_argument("--format", choices=("text", "json", "csv", "tsv"), default="text",
-                   help="text (default); json (as --json: every reading with its id, locus and "
-                        "notes); csv or tsv: the apparatus, one row per place of variation")
+                   help=_("text (default); json (as --json: every reading with its id, locus and "
+                        "notes); csv or tsv: the apparatus, one row per place of variation"))
     add_input_options(p)
     add_library_options(p)
     add_json_option(p)
@@ -49,8 +50,8 @@ def register(sub) -> None:
 def add_base_option(p) -> None:
     """--base NAME: the base reading of a collation (guji collate, guji edition)."""
     p.add_argument("--base", metavar="NAME",
-                   help="the base reading: an edition's slug, a file's stem, or NAME~WITNESS "
-                        "(default: the first text's)")
+                   help=_("the base reading: an edition's slug, a file's stem, or NAME~WITNESS "
+                        "(default: the first text's)"))
 
 
 def run(args) -> int:
@@ -60,13 +61,11 @@ def run(args) -> int:
     corpus = texts(files, args.only, args.encoding, args.labels)
     for text in corpus:
         for notice in text.notices:
-            print(f"guji: {notice}", file=sys.stderr)
+            print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     results = collate(corpus, args.base)
     unplaced = [c for t in corpus for c in t.claims if c.diagram is None]
     for c in unplaced:
-        print(f"guji: {c.filename or c.source}:{c.location}: warning: count claim "
-              f"{c.claim.text.replace(chr(10), '⏎')} names no "
-              "diagram and follows no pattern of its score: not checked", file=sys.stderr)
+        print(_('guji: {value}:{location}: warning: count claim {value2} names no diagram and follows no pattern of its score: not checked').format(value=c.filename or c.source, location=c.location, value2=c.claim.text.replace(chr(10), '⏎')), file=sys.stderr)
     if args.json or args.format == "json":
         print_json([c.to_json() for c in results])
         return 0
@@ -79,7 +78,7 @@ def run(args) -> int:
         print()
     n_variants = sum(len(c.variants) for c in results)
     n_mismatch = sum(len(c.mismatches) for c in results)
-    print(f"{n_variants} variant readings, {n_mismatch} count mismatches")
+    print(_('{n_variants} variant readings, {n_mismatch} count mismatches').format(n_variants=n_variants, n_mismatch=n_mismatch))
     return 0
 
 
@@ -92,22 +91,21 @@ def _editions_found(args) -> list[str]:
     try:
         for done in library_scans(args, tally):
             if done.error:
-                print(f"guji: {done.error}", file=sys.stderr)
+                print(_('guji: {error}').format(error=done.error), file=sys.stderr)
             elif done.patterns or done.path in args.files:
                 found.append(done.path)
     finally:
         tally.close()
-    print(f"guji: {tally.summary()}: collating {len(found):,} "
-          f"{'file' if len(found) == 1 else 'files'}", file=sys.stderr)
+    print(ngettext('guji: {summary}: collating {n:,} file', 'guji: {summary}: collating {n:,} files', len(found)).format(summary=tally.summary(), n=len(found)), file=sys.stderr)
     if not found and args.only:
-        raise UsageError("no file in the folders given holds a drum pattern")
+        raise UsageError(_('no file in the folders given holds a drum pattern'))
     return found
 
 
 def _print_collation(c: Collation) -> None:
     width = max(display_width(ed) for ed in c.readings)
     half_cols = _half_cols(c)
-    print(f"{c.tradition.label}, diagram {c.diagram}  (base: {c.base})")
+    print(_('{label}, diagram {diagram}  (base: {base})').format(label=c.tradition.label, diagram=c.diagram, base=c.base))
     for ed, row in c.columns.items():
         cells = [cell or (HALF_GAP if i in half_cols else GAP) for i, cell in enumerate(row)]
         print(f"  {ed}{' ' * (width - display_width(ed))}  {''.join(cells)}")
@@ -117,10 +115,10 @@ def _print_collation(c: Collation) -> None:
                  for i in range(len(next(iter(c.columns.values()))))]
         print(f"  {'':<{width}}  {''.join(marks).rstrip()}")
         for v in c.variants:
-            print(f"  variant: {v.describe(c.base)}")
+            print(_('  variant: {value}').format(value=v.describe(c.base)))
     else:
-        print("  no variant readings")
-    print("  agreement:")
+        print(_('  no variant readings'))
+    print(_('  agreement:'))
     for n, g in enumerate(c.groups, 1):
         said = f": {'; '.join(g.differences)}" if g.differences else ""
         print(f"    {n}. {', '.join(g.editions)} ({len(g.editions)}){said}")
@@ -135,12 +133,12 @@ def _print_claims(c: Collation) -> None:
     for source, claims in sources.items():
         counts = ", ".join(f"{cl.claim.part} {cl.claim.drum.value} {cl.claim.count}"
                            for cl in claims)
-        print(f"  claims of {source} ({claims[0].location}): {counts}")
+        print(_('  claims of {source} ({location}): {counts}').format(source=source, location=claims[0].location, counts=counts))
         for cl in claims:
             if cl.doubt is not None:
                 print(f"    {cl.doubt.reason}")
     for m in c.mismatches:
-        print(f"  MISMATCH {m.describe()}")
+        print(_('  MISMATCH {value}').format(value=m.describe()))
 
 
 def _half_cols(c) -> set[int]:

@@ -25,6 +25,7 @@ import os
 import sys
 from pathlib import Path
 
+from ...i18n import _, ngettext
 from ...files import destination
 from ...temporary import staged
 from ...midi import write_midi
@@ -44,26 +45,26 @@ MIDI_SUFFIXES = (".mid", ".midi")
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="hear readings against each other: in sequence, alternating, in stereo, "
-                        "or one with its differences marked",
-        description="Compare two or more patterns by ear. sequence: A, a short gap with a soft "
+        "compare", help=_("hear readings against each other: in sequence, alternating, in stereo, "
+                        "or one with its differences marked"),
+        description=_("Compare two or more patterns by ear. sequence: A, a short gap with a soft "
                     "bell, then B; alternate: pass by pass, A then B, for --repeat rounds; "
                     "stereo: A in the left ear and B in the right on one grid; diff: A with a "
                     "soft bell on every stroke where another reading differs, the differences "
                     "listed with their times. Plays on the sound device, or writes audio (and "
-                    "MIDI alongside) with -o.",
-        epilog="Examples: guji compare lu:1 lu:1@wuli-tongkao --mode stereo --rite she; "
+                    "MIDI alongside) with -o."),
+        epilog=_("Examples: guji compare lu:1 lu:1@wuli-tongkao --mode stereo --rite she; "
                "guji compare xue:2 xue:2@lijing-benyi --mode diff --rite she -o diff.wav; "
-               "guji compare lu:1 xue:1 --mode alternate --repeat 3 -o alt.mid")
-    p.add_argument("ids", nargs="+", metavar="ID", help="two or more pattern ids, A first")
+               "guji compare lu:1 xue:1 --mode alternate --repeat 3 -o alt.mid"))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("two or more pattern ids, A first"))
     p.add_argument("--mode", choices=MODES, default="sequence",
-                   help="how to lay the readings out (default: sequence)")
+                   help=_("how to lay the readings out (default: sequence)"))
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write instead of playing: FILE.mid writes MIDI only; an audio file "
+                   help=_("write instead of playing: FILE.mid writes MIDI only; an audio file "
                         "(FILE.wav, .flac, .ogg …) writes the audio and FILE.mid alongside; a "
-                        "device or pipe (or '-', standard output) gets the audio only, WAV")
+                        "device or pipe (or '-', standard output) gets the audio only, WAV"))
     p.add_argument("--no-midi", action="store_true",
-                   help="with an audio -o, do not write the MIDI file alongside")
+                   help=_("with an audio -o, do not write the MIDI file alongside"))
     add_json_option(p)
     add_timing_options(p)
     add_audio_options(p)
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare(patterns, args.mode, timing)
     audio = audio_options_from_args(args)
     if args.mode == "stereo" and audio.get("channels") == 1:
-        raise UsageError("--mode stereo needs two channels: drop --channels 1")
+        raise UsageError(_('--mode stereo needs two channels: drop --channels 1'))
     plays = where is None and not args.json
     if plays:                # no device: say so before printing what would play
         _check_device(args, audio)
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(comparison.to_json())
     else:
-        print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)
+        print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)  # the command and ids
         say.write(comparison.schedule_text())
         say.flush()
     if where is not None:
@@ -126,7 +127,7 @@ def _output(args: argparse.Namespace):
         return None
     where = destination(args.output)
     if where.path is None and args.json:
-        raise UsageError("-o - and --json would both write to standard output")
+        raise UsageError(_('-o - and --json would both write to standard output'))
     return where
 
 
@@ -136,7 +137,7 @@ def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
     midi_options = midi_options_from_args(args)
     if where.suffix in MIDI_SUFFIXES:
         path = write_midi(args.output, comparison.performance, **midi_options)
-        wrote(path, midi_summary(comparison.performance, "one track set per variant"))
+        wrote(path, midi_summary(comparison.performance, _("one track set per variant")))
         return 0
     from ...sound.files import audio_format
     fmt, sub = audio_format(args.output, None, None, streamed=where.streamed)  # before any work
@@ -154,14 +155,14 @@ def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
                             stated=(audio["rate"], audio["channels"], fmt, sub))
     wrote(where.name, summary)
     if beside is not None:
-        wrote(beside, midi_summary(comparison.performance, "one track set per variant"))
+        wrote(beside, midi_summary(comparison.performance, _("one track set per variant")))
     return 0
 
 
 def _write_audio(path, where, comparison, audio: dict, fmt: str, sub: str):
     from ...sound.files import write_audio
     from ..progress import ProgressBar
-    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=audio["rate"])
+    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=audio["rate"])
     try:
         return write_audio(path, comparison.performance, **audio, format=fmt, subtype=sub,
                            progress=bar)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...i18n import _
 from ..shell import SHELLS
 
 INSTALL = {
@@ -16,12 +17,12 @@ INSTALL = {
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "completion", help="print the shell completion script (bash, zsh, fish)",
-        description="Print the completion script for SHELL: the commands, their options, the "
-                    "choices of options and the shipped pattern ids complete with TAB. The "
-                    "script is static: a TAB runs no Python. Install it with: "
-                    + "; ".join(INSTALL.values()) + ".")
-    p.add_argument("shell", choices=SHELLS, help="the shell")
+        "completion", help=_("print the shell completion script (bash, zsh, fish)"),
+        description=_("Print the completion script for SHELL: the commands, their options, the "
+                      "choices of options and the shipped pattern ids complete with TAB. The "
+                      "script is static: a TAB runs no Python. Install it with: {install}.").format(
+            install="; ".join(INSTALL.values())))
+    p.add_argument("shell", choices=SHELLS, help=_("the shell"))
     p.set_defaults(func=run)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...i18n import _
 from ...text.reading.editions import default_edition, scan_edition
 from ...text.reading.names import file_stem
 from ...timing.layout import perform
@@ -22,18 +23,18 @@ DEFAULT_DIR = "guji-out"
 
 
 def register(sub) -> None:
-    p = sub.add_parser("demo", help="play the shipped patterns, or write their audio and MIDI",
-                       description="The main job: play the four shipped patterns of an edition "
+    p = sub.add_parser("demo", help=_("play the shipped patterns, or write their audio and MIDI"),
+                       description=_("The main job: play the four shipped patterns of an edition "
                                    "(魯鼓 and 薛鼓, diagrams 1 and 2) one after another. Without a "
                                    "sound device, write their audio (WAV) and MIDI instead, and "
-                                   "say where.")
+                                   "say where."))
     p.add_argument("-o", "--output", default=DEFAULT_DIR, metavar="DIR",
-                   help=f"where files are written when nothing can play (default {DEFAULT_DIR}/)")
+                   help=_('where files are written when nothing can play (default {default_dir}/)').format(default_dir=DEFAULT_DIR))
     p.add_argument("--write", action="store_true",
-                   help="write the files even where a sound device exists")
+                   help=_("write the files even where a sound device exists"))
     p.add_argument("--edition", default=None, metavar="SLUG",
-                   help="which shipped edition (default: the 禮記正義, liji-zhengyi; see guji list)")
-    p.add_argument("--device", metavar="DEVICE", help="output device (see 'guji devices')")
+                   help=_("which shipped edition (default: the 禮記正義, liji-zhengyi; see guji list)"))
+    p.add_argument("--device", metavar="DEVICE", help=_("output device (see 'guji devices')"))
     add_timing_options(p)
     add_sequence_options(p)
     add_audio_options(p)
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             print(_next_steps(None, None, patterns), file=sys.stderr)
             return 0
         except AudioDeviceError as e:
-            print(f"guji: {_nothing_plays(e)}, so here are the recordings instead.",
+            print(_('guji: {value}, so here are the recordings instead.').format(value=_nothing_plays(e)),
                   file=sys.stderr)
     return write_files(patterns, parts, options, args)
 
@@ -61,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
 def _nothing_plays(error) -> str:
     """Why nothing plays, in a musician's words, with what the sound library
     said after it (for whoever helps) and how to install what is missing."""
-    said = f" (the sound library said: {error.detail})" if error.detail else ""
-    install = f"; to play here, {error.install}" if error.install else ""
+    said = _(" (the sound library said: {detail})").format(detail=error.detail) if error.detail else ""
+    install = _("; to play here, {install}").format(install=error.install) if error.install else ""
     return f"{error.reason[:1].upper()}{error.reason[1:]}{said}{install}"
 
 
@@ -71,8 +72,7 @@ def _say_device(args, options) -> None:
     what to do if nothing is heard (a silent sink, speakers off)."""
     from ...sound.devices import check_playable, device_name
     index = check_playable(args.device, options["rate"], options["channels"])
-    print(f"guji: playing on {device_name(index)}; if you hear nothing, "
-          f"'{command_name()} demo --write' writes the recordings instead", file=sys.stderr)
+    print(_("guji: playing on {value}; if you hear nothing, '{value2} demo --write' writes the recordings instead").format(value=device_name(index), value2=command_name()), file=sys.stderr)
 
 
 def write_files(patterns, parts, options, args) -> int:
@@ -82,7 +82,7 @@ def write_files(patterns, parts, options, args) -> int:
     from ...temporary import staged
     from ..reports import midi_summary, wrote
 
-    out, _ = make_folder(args.output, parents=True)
+    out, _made = make_folder(args.output, parents=True)
     written = []
     with staged(out) as stage:      # the folder's files replaced as a whole, or not at all
         for pattern in [*patterns, None]:
@@ -103,20 +103,21 @@ def _next_steps(out, everything, patterns) -> str:
     someone who has just met guji."""
     first = f"{patterns[0].tradition.slug}:{patterns[0].diagram}"
     guji = command_name()
-    many = {2: "both", 3: "all three", 4: "all four"}.get(len(patterns), f"all {len(patterns)}")
+    many = {2: _("both"), 3: _("all three"), 4: _("all four")}.get(
+        len(patterns), _("all {n}").format(n=len(patterns)))
     if out is None:
-        listen = f"  the recordings as files:     {guji} demo --write\n"
+        listen = _("  the recordings as files:     {command}").format(command=f"{guji} demo --write") + "\n"
         said = ""
     else:
-        listen = f"  listen to all of them:       open {everything}\n"
-        said = (f"guji: wrote {len(patterns) * 2 + 2} files to {out}/: each pattern as a "
-                f"recording (.wav, any audio player opens it) and as MIDI (.mid, for a drum "
-                f"machine, a sequencer or a notation program); {everything.name} is {many} "
-                "one after another.\n")
-    return (said + "Next:\n" + listen +
-            f"  two editions against each other, the differences marked by a bell:\n"
-            f"      {guji} compare {first} {first}@wuli-tongkao --mode diff --rite she "
-            "-o compare.wav\n"
-            f"  sheet music for performers:  {guji} sheet lu xue -o lu-xue.pdf\n"
-            f"  the strokes and where they are printed:  {guji} show lu\n"
-            f"  everything else:             {guji} --help")
+        listen = _("  listen to all of them:       {command}").format(command=f"open {everything}") + "\n"
+        said = _("guji: wrote {n} files to {folder}/: each pattern as a recording (.wav, any audio "
+                 "player opens it) and as MIDI (.mid, for a drum machine, a sequencer or a notation "
+                 "program); {all} is {many} one after another.").format(
+            n=len(patterns) * 2 + 2, folder=out, all=everything.name, many=many) + "\n"
+    compare = f"{guji} compare {first} {first}@wuli-tongkao --mode diff --rite she -o compare.wav"
+    return (said + _("Next:") + "\n" + listen +
+            _("  two editions against each other, the differences marked by a bell:") + "\n"
+            f"      {compare}\n" +
+            _("  sheet music for performers:  {command}").format(command=f"{guji} sheet lu xue -o lu-xue.pdf") + "\n" +
+            _("  the strokes and where they are printed:  {command}").format(command=f"{guji} show lu") + "\n" +
+            _("  everything else:             {command}").format(command=f"{guji} --help"))

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from ...i18n import _
 from ._common import add_json_option, print_json
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "devices", help="list audio output devices",
-        description="List the audio output devices PortAudio sees; '*' marks the default. "
-                    "Give the index or part of the name to 'guji play --device'.")
+        "devices", help=_("list audio output devices"),
+        description=_("List the audio output devices PortAudio sees; '*' marks the default. "
+                    "Give the index or part of the name to 'guji play --device'."))
     add_json_option(p)
     p.set_defaults(func=run)
 
@@ -27,6 +28,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for d in devices:
         mark = "*" if d.default else " "
-        print(f"{mark}{d.index:3d}  {d.name}  ({d.hostapi}, {d.channels} ch, "
-              f"{d.default_rate:g} Hz)")
+        print(_('{mark}{index:3d}  {name}  ({hostapi}, {channels} ch, {default_rate:g} Hz)').format(mark=mark, index=d.index, name=d.name, hostapi=d.hostapi, channels=d.channels, default_rate=d.default_rate))
     return 0

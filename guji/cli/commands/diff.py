@@ -31,6 +31,7 @@ import argparse
 import os
 import sys
 
+from ...i18n import _
 from ...text.collation.align import DEL, INS, MATCH, SUB, Alignment, align_patterns
 from ...text.collation.grid import Grid, HalfColumn, align_many
 from ...text.reading.notation import HALF, Pattern
@@ -49,13 +50,13 @@ _KIND_WORDS = {SUB: "substitution", INS: "insertion", DEL: "deletion"}
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "diff", help="align two readings stroke by stroke and show the differences",
-        description="Align two patterns (the whole pattern, before and after 半) with the "
+        "diff", help=_("align two readings stroke by stroke and show the differences"),
+        description=_("Align two patterns (the whole pattern, before and after 半) with the "
                     "edit distance and show them one above the other, differences marked. "
                     "Insertions and deletions count from A to B. Exit status: 0 the same, "
-                    "1 different (as diff), 2 an error.")
-    p.add_argument("a", metavar="A", help="pattern id, e.g. lu:1")
-    p.add_argument("b", metavar="B", help="pattern id, e.g. lu:1@wuli-tongkao")
+                    "1 different (as diff), 2 an error."))
+    p.add_argument("a", metavar="A", help=_("pattern id, e.g. lu:1"))
+    p.add_argument("b", metavar="B", help=_("pattern id, e.g. lu:1@wuli-tongkao"))
     add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...i18n import _, ngettext
 from ...views.draw import VIEWS, drawing, write_svg
 from ...views.png import svg_to_png
 from ...errors import UsageError
@@ -20,22 +21,22 @@ from ._common import add_input_options, load_patterns
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "draw", help="draw patterns as the source writes them, and as an aligned timeline",
-        description="Draw one or more patterns: as the sources write them (vertical columns "
+        "draw", help=_("draw patterns as the source writes them, and as an aligned timeline"),
+        description=_("Draw one or more patterns: as the sources write them (vertical columns "
                     "read right to left, labels where the edition puts them) and as a piano "
                     "roll on one aligned grid with the differences from the first pattern "
-                    "highlighted. Writes SVG, or PNG through a headless Chromium.")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu:1 lu:1@wuli-tongkao")
+                    "highlighted. Writes SVG, or PNG through a headless Chromium."))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu:1 lu:1@wuli-tongkao"))
     p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="FILE.svg or FILE.png ('-' writes to standard output; a device or "
-                        "pipe is written directly)")
+                   help=_("FILE.svg or FILE.png ('-' writes to standard output; a device or "
+                        "pipe is written directly)"))
     p.add_argument("--format", choices=("svg", "png"),
-                   help="picture format (default: from the extension; svg without one)")
+                   help=_("picture format (default: from the extension; svg without one)"))
     p.add_argument("--view", choices=VIEWS, default="both",
-                   help="source: the columns as written; timeline: the aligned piano roll; "
-                        "both (default): the columns above the timeline")
+                   help=_("source: the columns as written; timeline: the aligned piano roll; "
+                        "both (default): the columns above the timeline"))
     p.add_argument("--scale", type=float, default=2.0, metavar="N",
-                   help="PNG pixels per drawing pixel (default 2)")
+                   help=_("PNG pixels per drawing pixel (default 2)"))
     add_input_options(p)
     p.set_defaults(func=run)
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output
     kind = _kind(out, args.format)
     if not 0.25 <= args.scale <= 8:
-        raise UsageError(f"--scale must be between 0.25 and 8, not {args.scale:g}")
+        raise UsageError(_('--scale must be between 0.25 and 8, not {scale:g}').format(scale=args.scale))
     where = destination(out, binary=kind == "png")          # checked before any work
     patterns = load_patterns(args.ids, args)
     picture = drawing(patterns, args.view)
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         path = write_svg(out, picture.svg(xml_declaration=True))
     else:
         path = svg_to_png(picture, out, scale=args.scale)
-    wrote(path, f"a picture ({args.view} view) of {', '.join(p.id for p in patterns)}")
+    wrote(path, _("a picture ({view} view) of {ids}").format(view=args.view, ids=", ".join(p.id for p in patterns)))
     return 0
 
 
@@ -61,7 +62,7 @@ def _kind(out: str, format: str | None) -> str:
     (a device, a pipe, ``-``) gets SVG."""
     suffix = Path(out).suffix.lower() if out != "-" else ""
     if suffix and suffix not in (".svg", ".png"):
-        raise UsageError(f"cannot draw to {out!r}: the file name must end in .svg or .png")
+        raise UsageError(_('cannot draw to {out}: the file name must end in .svg or .png').format(out=repr(out)))
     if format and suffix and suffix != f".{format}":
-        raise UsageError(f"{out}: the extension says {suffix[1:]} but --format says {format}")
+        raise UsageError(_('{out}: the extension says {value} but --format says {format}').format(out=out, value=suffix[1:], format=format))
     return format or (suffix[1:] if suffix else "svg")

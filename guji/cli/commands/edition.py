@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from ...i18n import _, ngettext
 from ...errors import UsageError
 from ...text.reading.editions import PatternId
 from ._common import add_input_options
@@ -13,28 +14,28 @@ from .collate import add_base_option
 
 
 def register(sub) -> None:
-    p = sub.add_parser("edition", help="write a critical edition of the patterns as MEI",
-                       description="Write one MEI 4.0.1 document (Music Encoding Initiative) "
+    p = sub.add_parser("edition", help=_("write a critical edition of the patterns as MEI"),
+                       description=_("Write one MEI 4.0.1 document (Music Encoding Initiative) "
                                    "of the chosen patterns across the witnesses: the base "
                                    "reading as <lem>, an <app> at every place where a witness "
                                    "differs, one <rdg source> per distinct reading, a <source> "
                                    "per witness with its bibliographic description, the "
                                    "variant notes and the count claims as <annot>. verovio "
                                    "engraves it and plays any reading; guji plays them too: "
-                                   "guji midi 'lu:1@FILE.mei~wuli-tongkao'.",
-                       epilog="Examples: guji edition -o tuohu.mei; guji edition lu:1 xue:1 "
+                                   "guji midi 'lu:1@FILE.mei~wuli-tongkao'."),
+                       epilog=_("Examples: guji edition -o tuohu.mei; guji edition lu:1 xue:1 "
                               "-o diagram1.mei; guji edition lu@mine.txt --base mine -o e.mei; "
                               "guji edition mine.txt -o e.mei; guji edition --only lu@a.txt lu@b.txt "
-                              "-o ab.mei")
+                              "-o ab.mei"))
     p.add_argument("ids", nargs="*", metavar="ID",
-                   help="patterns (lu, xue:2 …; default all four), each optionally with an "
+                   help=_("patterns (lu, xue:2 …; default all four), each optionally with an "
                         "edition or text file to collate too (lu:1@mine.txt); a text file "
-                        "alone is collated for every pattern it has (as guji collate FILE)")
+                        "alone is collated for every pattern it has (as guji collate FILE)"))
     p.add_argument("-o", "--output", required=True, metavar="FILE.mei",
-                   help="the MEI file to write ('-': standard output)")
+                   help=_("the MEI file to write ('-': standard output)"))
     p.add_argument("--only", action="store_true",
-                   help="collate only the editions and files the ids name, not every shipped "
-                        "edition")
+                   help=_("collate only the editions and files the ids name, not every shipped "
+                        "edition"))
     add_base_option(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -50,8 +51,7 @@ def _chosen(ids: list[str]) -> tuple[set, list[str], list[str]]:
             continue
         pid = PatternId.parse(raw)
         if pid.witness is not None:
-            raise UsageError(f"{raw}: guji edition takes patterns and editions, not one "
-                             "witness: every witness of the notes is in the edition")
+            raise UsageError(_('{raw}: guji edition takes patterns and editions, not one witness: every witness of the notes is in the edition').format(raw=raw))
         patterns.add((pid.tradition, pid.diagram))
         if "@" in raw:
             named = files if pid.is_file else shipped
@@ -66,12 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from ...text.collation.collate import collate
     from ...text.collation.corpus import file_text, shipped_text, texts
     if args.output != "-" and not args.output.lower().endswith(".mei"):
-        raise UsageError(f"{args.output}: an MEI edition is written to a .mei file "
-                         "(guji reads its readings back by that extension)")
+        raise UsageError(_('{output}: an MEI edition is written to a .mei file (guji reads its readings back by that extension)').format(output=args.output))
     patterns, shipped, files = _chosen(args.ids)
     if args.only and not (shipped or files):
-        raise UsageError("--only collates the editions and files the ids name "
-                         "(lu@wuli-tongkao, lu@mine.txt): name at least one")
+        raise UsageError(_('--only collates the editions and files the ids name (lu@wuli-tongkao, lu@mine.txt): name at least one'))
     check_target(args.output)                               # before the work
     if args.only:
         corpus = [shipped_text(s) for s in shipped] + [
@@ -80,17 +78,16 @@ def run(args: argparse.Namespace) -> int:
         corpus = texts(files, False, args.encoding, args.labels)
     for text in corpus:
         for notice in text.notices:
-            print(f"guji: {notice}", file=sys.stderr)
+            print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     results = [c for c in collate(corpus, args.base)
                if not patterns or (c.tradition, c.diagram) in patterns]
     if not results:
-        raise UsageError("none of the texts has the patterns asked for")
+        raise UsageError(_('none of the texts has the patterns asked for'))
     data = to_mei(results).encode("utf-8")
     with writing(args.output) as out:
         out.open().write(data)
     apps = sum(len(c.variants) for c in results)
     sources = len({n for c in results for n in c.readings})
-    print(f"wrote {args.output}: {len(results)} pattern{'s' if len(results) > 1 else ''}, "
-          f"{sources} sources, {apps} place{'' if apps == 1 else 's'} of variation (<app>)",
+    print(_('wrote {output}: {patterns}, {sources} sources, {places} of variation (<app>)').format(output=args.output, patterns=ngettext('{n} pattern', '{n} patterns', len(results)).format(n=len(results)), sources=sources, places=ngettext('{n} place', '{n} places', apps).format(n=apps)),
           file=sys.stderr if args.output == "-" else sys.stdout)
     return 0

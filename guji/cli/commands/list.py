@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from ...i18n import _
 from ...text.reading.editions import editions, scan_edition
 from ...text.reading.notation import Drum, Rite
 from ._common import add_json_option, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("list", help="list every shipped pattern",
-                       description="List every shipped pattern: id, score, diagram, edition, "
-                                   "and the strokes of 鼙 (○) and 鼓 (□) in the whole and the half.")
+    p = sub.add_parser("list", help=_("list every shipped pattern"),
+                       description=_("List every shipped pattern: id, score, diagram, edition, "
+                                   "and the strokes of 鼙 (○) and 鼓 (□) in the whole and the half."))
     add_json_option(p)
     p.set_defaults(func=run)
 
@@ -23,7 +24,7 @@ def run(args) -> int:
     if args.json:
         print_json([dict(pat.to_json(), title=ed.title) for ed, pat in rows])
         return 0
-    print(f"{'id':<22} {'score':<5} {'diagram':<7} {'edition':<14} {'whole 鼙/鼓':<11} half 鼙/鼓")
+    print(_('{value:<22} {value2:<5} {value3:<7} {value4:<14} {value5:<11} half 鼙/鼓').format(value=_('id'), value2=_('score'), value3=_('diagram'), value4=_('edition'), value5=_('whole 鼙/鼓')))
     for ed, pat in rows:
         w, h = pat.counts(Rite.SHE), pat.counts(Rite.TOUHU)
         print(f"{pat.id:<22} {pat.tradition.label:<4} {pat.diagram:<7} {ed.slug:<14} "

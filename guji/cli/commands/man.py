@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from ...i18n import _
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "man", help="print the man page (roff)",
-        description="Print guji's man page, every command and option, in roff: "
+        "man", help=_("print the man page (roff)"),
+        description=_("Print guji's man page, every command and option, in roff: "
                     "'guji man | man -l -' shows it; 'guji man > ~/.local/share/man/man1/guji.1' "
-                    "installs it for 'man guji'.")
+                    "installs it for 'man guji'."))
     p.set_defaults(func=run)
 
 

@@ -17,6 +17,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ...i18n import N_, _
 from ...errors import UsageError
 from ...files import destination, make_folder
 from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
@@ -40,13 +41,13 @@ def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
         raise argparse.ArgumentTypeError(
-            f"{text!r}: expected VOICE=NUMBER[,VOICE=NUMBER...], e.g. 鼙=45,鼓=41")
+            _('{text}: expected VOICE=NUMBER[,VOICE=NUMBER...], e.g. 鼙=45,鼓=41').format(text=repr(text)))
     for item in items:
         sep = "=" if "=" in item else ":" if ":" in item else None
         if sep is None:
             raise argparse.ArgumentTypeError(
-                f"{item!r}: expected VOICE=NUMBER, e.g. 鼙=45 or big=41")
-        name, _, number = item.partition(sep)
+                _('{item}: expected VOICE=NUMBER, e.g. 鼙=45 or big=41').format(item=repr(item)))
+        name, _sep, number = item.partition(sep)
         try:
             voice = Voice.from_name(name)
         except UsageError as e:
@@ -55,25 +56,25 @@ def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice
             value = int(number.strip())
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{item!r}: the {what} must be a whole number {low}–127") from None
+                _('{item}: the {what} must be a whole number {low}–127').format(item=repr(item), what=what, low=low)) from None
         if not low <= value <= 127:
             raise argparse.ArgumentTypeError(
-                f"{item!r}: the {what} must be {low}–127, not {value}")
+                _('{item}: the {what} must be {low}–127, not {value}').format(item=repr(item), what=what, low=low, value=value))
         if voice in table:
-            raise argparse.ArgumentTypeError(f"{text!r}: {voice.value} given twice")
+            raise argparse.ArgumentTypeError(_('{text}: {value} given twice').format(text=repr(text), value=voice.value))
         table[voice] = value
     return table
 
 
 def _key_map(text: str) -> dict[Voice, int]:
-    return parse_voice_values(text, "key", 0)
+    return parse_voice_values(text, _("key"), 0)
 
 
 def _velocity_map(text: str) -> dict[Voice, int]:
-    return parse_voice_values(text, "velocity", 1)
+    return parse_voice_values(text, _("velocity"), 1)
 
 
-_ticks_per_beat = checked(check_ticks_per_beat, int, "a whole number")
+_ticks_per_beat = checked(check_ticks_per_beat, int, N_("a whole number"))
 
 
 def _describe(table: dict[Voice, int], names: dict[int, str] | None = None) -> str:
@@ -89,25 +90,19 @@ def add_midi_options(parser: argparse.ArgumentParser) -> None:
     ``--title``, ``--ticks-per-beat``) to *parser*, in a group of their own."""
     g = parser.add_argument_group("MIDI")
     g.add_argument("--map", dest="midi_keys", type=_key_map, action="append", metavar="V=KEY,...",
-                   help="MIDI keys of the voices, e.g. --map 鼙=45,鼓=41. Voices: 鼙 (small, pi), "
-                        "鼓 (big, gu), click (count-in), cue. Default: GM percussion "
-                        f"{_describe(DEFAULT_KEYS, GM_PERCUSSION)} (鼓 loud and ringing, 鼙 soft "
-                        "and damped, after 陸德明's 釋文: see guji.midi); with --melodic, pitches "
-                        f"(default {_describe(DEFAULT_PITCHES)})")
+                   help=_("MIDI keys of the voices, e.g. --map 鼙=45,鼓=41. Voices: 鼙 (small, pi), 鼓 (big, gu), click (count-in), cue. Default: GM percussion {value} (鼓 loud and ringing, 鼙 soft and damped, after 陸德明's 釋文: see guji.midi); with --melodic, pitches (default {value2})").format(value=_describe(DEFAULT_KEYS, GM_PERCUSSION), value2=_describe(DEFAULT_PITCHES)))
     g.add_argument("--velocity", dest="midi_velocities", type=_velocity_map, action="append",
                    metavar="V=VEL,...",
-                   help="note velocities 1–127, e.g. --velocity 鼙=70,鼓=110 (default "
-                        f"{_describe(DEFAULT_VELOCITIES)}: 鼓 louder, per the text)")
+                   help=_('note velocities 1–127, e.g. --velocity 鼙=70,鼓=110 (default {value}: 鼓 louder, per the text)').format(value=_describe(DEFAULT_VELOCITIES)))
     g.add_argument("--melodic", action="store_true",
-                   help="for synths without a drum kit: each drum on a channel of its own with "
+                   help=_("for synths without a drum kit: each drum on a channel of its own with "
                         "GM program 117 Taiko Drum, at a pitch (the click on 116 Woodblock, the "
-                        "cue on 113 Tinkle Bell), instead of the GM percussion channel 10")
+                        "cue on 113 Tinkle Bell), instead of the GM percussion channel 10"))
     g.add_argument("--title", metavar="TEXT",
-                   help="title of the MIDI file (default: the patterns' names and rite)")
+                   help=_("title of the MIDI file (default: the patterns' names and rite)"))
     g.add_argument("--ticks-per-beat", dest="ticks_per_beat", type=_ticks_per_beat,
                    default=DEFAULT_TICKS_PER_BEAT, metavar="N",
-                   help=f"MIDI resolution, ticks per quarter note = one stroke "
-                        f"(default {DEFAULT_TICKS_PER_BEAT})")
+                   help=_('MIDI resolution, ticks per quarter note = one stroke (default {default_ticks_per_beat})').format(default_ticks_per_beat=DEFAULT_TICKS_PER_BEAT))
 
 
 def midi_options_from_args(args: argparse.Namespace) -> dict:
@@ -131,8 +126,8 @@ def midi_options_from_args(args: argparse.Namespace) -> dict:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "midi", help="write Standard MIDI files of the scores",
-        description="Write the patterns as a Standard MIDI file (type 1) that any DAW, notation "
+        "midi", help=_("write Standard MIDI files of the scores"),
+        description=_("Write the patterns as a Standard MIDI file (type 1) that any DAW, notation "
                     "program or hardware player opens: a conductor track (tempo, title, "
                     "provenance, markers at each pass and at 半, a time signature on the bar "
                     "lines of the sheet music: the count-in, each pass, 半, the gaps) and, for "
@@ -141,17 +136,17 @@ def register(subparsers) -> None:
                     "click track for a count-in. The file ends on the bar line of a bar of rest "
                     "(at least 2 s) for the ring. Each stroke is one quarter note (the tempo is the interval "
                     "between strokes, 間若一). Several ids: one file with a track set per "
-                    "pattern, or one file each with -o DIR/.",
-        epilog="Examples: guji midi lu -o lu.mid; guji midi lu:1 xue:1 --rite she --bpm 90 "
+                    "pattern, or one file each with -o DIR/."),
+        epilog=_("Examples: guji midi lu -o lu.mid; guji midi lu:1 xue:1 --rite she --bpm 90 "
                "-o both.mid; guji midi lu:1 lu:1@wuli-tongkao -o variants/; "
-               "guji midi xue --map 鼙=45,鼓=41 --velocity 鼙=70 --count-in 4 -o xue.mid")
+               "guji midi xue --map 鼙=45,鼓=41 --velocity 鼙=70 --count-in 4 -o xue.mid"))
     p.add_argument("ids", nargs="+", metavar="ID",
-                   help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao, lu:2@notes.txt")
+                   help=_("pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao, lu:2@notes.txt"))
     p.add_argument("-o", "--output", required=True, metavar="FILE.mid|DIR/",
-                   help="the MIDI file to write (.mid or .midi); a path ending in '/' or an "
+                   help=_("the MIDI file to write (.mid or .midi); a path ending in '/' or an "
                         "existing directory gets one file per pattern, named from its id "
                         "(lu-1-liji-zhengyi.mid); a device or pipe is written directly, '-' "
-                        "writes to standard output")
+                        "writes to standard output"))
     add_timing_options(p)
     add_sequence_options(p)
     add_mute_options(p)
@@ -172,8 +167,7 @@ def check_midi_name(out, where) -> None:
     """Refuse to write MIDI to a file whose name says another format
     (``-o notes.txt``); a device, a pipe or ``-`` has no such name."""
     if not where.streamed and where.suffix not in MIDI_SUFFIXES:
-        raise UsageError(f"{out}: a MIDI file's name ends in .mid (or .midi), "
-                         f"not {where.suffix or '(nothing)'}")
+        raise UsageError(_("{out}: a MIDI file's name ends in .mid (or .midi), not {value}").format(out=out, value=where.suffix or '(nothing)'))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,14 +191,12 @@ def _one_file_each(args: argparse.Namespace, options: dict) -> int:
     directory = Path(args.output)
     for i, name in enumerate(names):
         if name in names[:i]:
-            raise UsageError(f"two patterns would both be written to {directory / name} "
-                             f"({patterns[names.index(name)].id} and {patterns[i].id}); "
-                             "write them to one file instead")
+            raise UsageError(_('two patterns would both be written to {value} ({id} and {id2}); write them to one file instead').format(value=directory / name, id=patterns[names.index(name)].id, id2=patterns[i].id))
     timing = timing_from_args(args)
     muted, ghost = mute_from_args(args)
     performances = [perform(pattern, timing).muting(muted, ghost=ghost)
                     for pattern in patterns]   # checked before the folder
-    directory, _ = make_folder(args.output, parents=True)
+    directory, _made = make_folder(args.output, parents=True)
     for performance, name in zip(performances, names):
         wrote(write_midi(directory / name, performance, **options), midi_summary(performance))
     return 0

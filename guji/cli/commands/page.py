@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...i18n import _
 from ...compare.modes import MODES
 from ...views.page import AUDIO_FORMATS, DEFAULT_AUDIO_FORMAT, write_page
 from ...text.reading.notation import Rite
@@ -22,34 +23,34 @@ def _modes(text: str) -> tuple[str, ...]:
     modes = tuple(m.strip() for m in text.split(",") if m.strip())
     for m in modes:
         if m not in MODES:
-            raise argparse.ArgumentTypeError(f"unknown mode {m!r}: use {', '.join(MODES)}")
+            raise argparse.ArgumentTypeError(_('unknown mode {m}: use {value}').format(m=repr(m), value=', '.join(MODES)))
     return modes
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "page", help="write an HTML page with pictures, alignment and audio (a folder, or one "
-                "file with --single-file)",
-        description="Write DIR/index.html, a page that opens from the file system with no "
+        "page", help=_("write an HTML page with pictures, alignment and audio (a folder, or one "
+                "file with --single-file)"),
+        description=_("Write DIR/index.html, a page that opens from the file system with no "
                     "network: the patterns as the sources write them, the aligned timeline, the "
                     "alignment of each variant with A, and an audio player for each variant "
                     "and each compare mode (the audio files are written beside index.html, or "
                     "inside the page with --single-file). While a player plays, the stroke "
                     "sounding now is lit in the pictures (a small script; the page works "
-                    "without it).",
-        epilog="Example: guji page lu:1 lu:1@wuli-tongkao -o lu1-variants/")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, A first")
+                    "without it)."),
+        epilog=_("Example: guji page lu:1 lu:1@wuli-tongkao -o lu1-variants/"))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, A first"))
     p.add_argument("-o", "--output", required=True, metavar="DIR/|FILE.html",
-                   help="the folder to write (created if missing); with --single-file, the "
-                        "page's file")
+                   help=_("the folder to write (created if missing); with --single-file, the "
+                        "page's file"))
     p.add_argument("--single-file", action="store_true",
-                   help="put the audio inside the page: one .html file that can be mailed "
-                        "(-o FILE.html; a folder gets its index.html)")
+                   help=_("put the audio inside the page: one .html file that can be mailed "
+                        "(-o FILE.html; a folder gets its index.html)"))
     p.add_argument("--modes", type=_modes, default=MODES, metavar="M,M…",
-                   help=f"compare modes to include (default: all: {','.join(MODES)})")
+                   help=_('compare modes to include (default: all: {value})').format(value=','.join(MODES)))
     p.add_argument("--audio-format", choices=tuple(AUDIO_FORMATS), default=DEFAULT_AUDIO_FORMAT,
-                   help="audio files of the page (default flac: lossless, plays in every "
-                        "current browser)")
+                   help=_("audio files of the page (default flac: lossless, plays in every "
+                        "current browser)"))
     add_timing_options(p, rite=Rite.SHE)     # the seeds' variants lie before 半
     add_audio_options(p, channels=False)
     add_input_options(p)
@@ -64,5 +65,5 @@ def run(args: argparse.Namespace) -> int:
                        audio_format=args.audio_format, kit=audio["kit"], rate=audio["rate"],
                        progress=lambda line: print(line, file=sys.stderr),
                        single_file=args.single_file)
-    print(f"open {index.resolve().as_uri()}", file=sys.stderr)
+    print(_('open {value}').format(value=index.resolve().as_uri()), file=sys.stderr)
     return 0

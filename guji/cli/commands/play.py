@@ -13,6 +13,7 @@ import argparse
 import sys
 import threading
 
+from ...i18n import N_, _
 from ...errors import GujiError, UsageError
 from ...sound.devices import AudioDeviceError
 from ._audio import (add_ramp_option, add_audio_options, add_mute_options, add_sequence_options,
@@ -26,30 +27,29 @@ from ...defaults import LATENCY as DEFAULT_LATENCY, check_latency as _latency
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "play", help="play patterns live (sound and/or MIDI), showing the stroke heard now",
-        description="Play patterns through the sound card (PortAudio) and/or to a MIDI port. "
+        "play", help=_("play patterns live (sound and/or MIDI), showing the stroke heard now"),
+        description=_("Play patterns through the sound card (PortAudio) and/or to a MIDI port. "
                     "The terminal shows the pattern's source line with the glyph heard now "
                     "highlighted. In a terminal: space pauses and resumes, q quits; Ctrl-C "
-                    "stops. No sound card? Use 'guji render' to write a file.",
-        epilog="Examples: guji play lu --loop; guji play xue:2 --json; "
-               "guji play lu --midi-out 'Drum Module' --no-audio; guji ports")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2")
+                    "stops. No sound card? Use 'guji render' to write a file."),
+        epilog=_("Examples: guji play lu --loop; guji play xue:2 --json; "
+               "guji play lu --midi-out 'Drum Module' --no-audio; guji ports"))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu, xue:2"))
     p.add_argument("--loop", action="store_true",
-                   help="play over and over until stopped (q or Ctrl-C); the count-in once; "
-                        "the grid runs on across the seam (with several patterns, --gap steps)")
+                   help=_("play over and over until stopped (q or Ctrl-C); the count-in once; "
+                        "the grid runs on across the seam (with several patterns, --gap steps)"))
     p.add_argument("--device", metavar="DEVICE",
-                   help="output device: index or part of its name (see 'guji devices')")
-    p.add_argument("--latency", type=checked(_latency, float, "a number of seconds"),
+                   help=_("output device: index or part of its name (see 'guji devices')"))
+    p.add_argument("--latency", type=checked(_latency, float, N_("a number of seconds")),
                    default=DEFAULT_LATENCY, metavar="SECONDS",
-                   help=f"output buffer (default {DEFAULT_LATENCY:g}: no underrun on a busy "
-                        "machine; the display and MIDI follow the sound whatever it is)")
-    p.add_argument("--quiet", action="store_true", help="do not show the strokes")
+                   help=_('output buffer (default {default_latency:g}: no underrun on a busy machine; the display and MIDI follow the sound whatever it is)').format(default_latency=DEFAULT_LATENCY))
+    p.add_argument("--quiet", action="store_true", help=_("do not show the strokes"))
     p.add_argument("--verbose", action="store_true",
-                   help="also show what the sound system (PortAudio, ALSA) said, word for word")
+                   help=_("also show what the sound system (PortAudio, ALSA) said, word for word"))
     p.add_argument("--json", action="store_true",
-                   help='one JSON line per stroke on standard output as it is heard: '
+                   help=_('one JSON line per stroke on standard output as it is heard: '
                         '{"index", "stroke", "drum", "time" (scheduled seconds from the '
-                        'start), "part", "pass", "position", "loop"}')
+                        'start), "part", "pass", "position", "loop"}'))
     _add_midi_out_options(p)
     add_timing_options(p)
     add_ramp_option(p)
@@ -61,23 +61,23 @@ def register(subparsers) -> None:
 
 
 def _add_midi_out_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("MIDI out")
+    g = p.add_argument_group(_("MIDI out"))
     g.add_argument("--midi-out", nargs="?", const="", default=None, metavar="PORT",
-                   help="send the notes of 'guji midi' to a MIDI port as they sound (CoreMIDI, "
+                   help=_("send the notes of 'guji midi' to a MIDI port as they sound (CoreMIDI, "
                         "WinMM, ALSA sequencer or JACK; needs 'guji[midi]'; PORT: its name or "
                         "part of it, see 'guji ports'; "
-                        "none: the first port that is not 'Midi Through')")
+                        "none: the first port that is not 'Midi Through')"))
     g.add_argument("--no-audio", action="store_true",
-                   help="with --midi-out: MIDI only, no sound from guji")
+                   help=_("with --midi-out: MIDI only, no sound from guji"))
     g.add_argument("--map", dest="midi_keys", action="append", metavar="V=KEY,...",
                    type=lambda t: parse_voice_values(t, "key", 0),
-                   help="MIDI keys of the voices, as for 'guji midi' (e.g. 鼙=45,鼓=41)")
+                   help=_("MIDI keys of the voices, as for 'guji midi' (e.g. 鼙=45,鼓=41)"))
     g.add_argument("--velocity", dest="midi_velocities", action="append", metavar="V=VEL,...",
                    type=lambda t: parse_voice_values(t, "velocity", 1),
-                   help="note velocities 1–127, as for 'guji midi'")
+                   help=_("note velocities 1–127, as for 'guji midi'"))
     g.add_argument("--melodic", action="store_true",
-                   help="the drums on melodic channels, GM program 117 Taiko Drum, as for "
-                        "'guji midi --melodic'")
+                   help=_("the drums on melodic channels, GM program 117 Taiko Drum, as for "
+                        "'guji midi --melodic'"))
 
 
 def what_to_play(args: argparse.Namespace):
@@ -93,8 +93,7 @@ def what_to_play(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     if args.no_audio and args.midi_out is None:
-        raise UsageError("--no-audio plays MIDI only: give --midi-out PORT too (see "
-                         "'guji ports')")
+        raise UsageError(_("--no-audio plays MIDI only: give --midi-out PORT too (see 'guji ports')"))
     from ..live import print_report, sound_system_quiet
     warm_up = None
     with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
@@ -112,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             raise e.advising(_render_advice(args)) from None
         except GujiError as e:
             if getattr(e, "detail", None) and args.verbose:
-                print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
+                print(_('guji: the sound system said: {detail}').format(detail=e.detail), file=sys.stderr)
             _said(caught.lines, args.verbose)
             raise               # said by main, which then ends at once (e.end_now)
         finally:
@@ -131,7 +130,7 @@ def _said(lines, verbose: bool) -> None:
     if verbose:
         for line in lines:
             if line.strip():
-                print(f"guji: the sound system said: {line.strip()}", file=sys.stderr)
+                print(_('guji: the sound system said: {value}').format(value=line.strip()), file=sys.stderr)
 
 
 #: play's own options, which 'guji render' does not take: without and with a value.

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from ...i18n import _
 from ._common import add_json_option, print_json
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "ports", help="list MIDI output ports",
-        description="List the MIDI output ports of this system's MIDI back-ends (CoreMIDI on "
+        "ports", help=_("list MIDI output ports"),
+        description=_("List the MIDI output ports of this system's MIDI back-ends (CoreMIDI on "
                     "macOS, WinMM on Windows, the ALSA sequencer and a running JACK server on "
                     "Linux): an electronic drum module, a synth, a DAW. Give a name, or part "
                     "of it, to 'guji play --midi-out'. Needs guji's midi extra "
-                    "(pip install 'guji[midi]').")
+                    "(pip install 'guji[midi]')."))
     add_json_option(p)
     p.set_defaults(func=run)
 

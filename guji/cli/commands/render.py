@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...i18n import _
 from ..reports import wrote
 from ._audio import (add_ramp_option, add_audio_options, add_mute_options, add_sequence_options,
                      audio_options_from_args, audio_summary, performance_from_args)
@@ -15,21 +16,21 @@ _BITS = ("16", "24", "float")
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "render", help="write the sound of patterns to WAV, FLAC or OGG",
-        description="Render patterns to an audio file with the synthesised 鼙 and 鼓 (or your own "
+        "render", help=_("write the sound of patterns to WAV, FLAC or OGG"),
+        description=_("Render patterns to an audio file with the synthesised 鼙 and 鼓 (or your own "
                     "kit). Every stroke starts on its exact sample; the peak stays at or below "
                     "-1 dBFS; long pieces are written in blocks, so memory stays flat. The file "
-                    "appears only when complete. Several patterns are played one after another.")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao")
+                    "appears only when complete. Several patterns are played one after another."))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao"))
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="the audio file (.wav, .flac, .ogg); default: named after the first id. "
+                   help=_("the audio file (.wav, .flac, .ogg); default: named after the first id. "
                         "A device or pipe is written directly (-o /dev/null times a render); "
-                        "'-' writes to standard output")
+                        "'-' writes to standard output"))
     p.add_argument("--format", choices=("flac", "ogg", "wav"),
-                   help="file format (default: from the extension; wav for a device, a pipe "
-                        "or '-' without one)")
+                   help=_("file format (default: from the extension; wav for a device, a pipe "
+                        "or '-' without one)"))
     p.add_argument("--bits", choices=_BITS,
-                   help="sample format: 16 (default), 24 (WAV, FLAC) or float (WAV)")
+                   help=_("sample format: 16 (default), 24 (WAV, FLAC) or float (WAV)"))
     add_timing_options(p)
     add_ramp_option(p)
     add_sequence_options(p)
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     fmt, sub = audio_format(output, args.format, args.bits, streamed=where.streamed)
     performance = performance_from_args(load_patterns(args.ids, args), args)   # limits checked
     options = audio_options_from_args(args)                                   # then the voices
-    bar = ProgressBar(f"rendering {where.name}", stream=sys.stderr, rate=options["rate"])
+    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=options["rate"])
     try:
         path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ...i18n import _, ngettext
 from ...text.reading.encoding import read_text
 from ...text.reading.library import _line, read_lean, scan_big_file
 from ...text.reading.prefilter import prefiltered_scan
@@ -13,21 +14,21 @@ from ._library import Tally, add_library_options, is_library, library_scans
 
 
 def register(sub) -> None:
-    p = sub.add_parser("scan", help="find the drum patterns in text files and folders",
-                       description="Find the drum diagrams in a text file (a chapter, a web "
-                                   "page's text, notes), skipping the prose around them; or in "
-                                   "every file of folders (a library: recursively, in parallel; "
-                                   "hidden and binary files skipped). Warnings go to stderr.",
-                       epilog="Examples: guji scan chapter.txt; guji scan kanripo/ --include "
-                              "'*.txt' --json")
+    p = sub.add_parser("scan", help=_("find the drum patterns in text files and folders"),
+                       description=_("Find the drum diagrams in a text file (a chapter, a web "
+                                     "page's text, notes), skipping the prose around them; or in "
+                                     "every file of folders (a library: recursively, in parallel; "
+                                     "hidden and binary files skipped). Warnings go to stderr."),
+                       epilog=_("Examples: guji scan chapter.txt; guji scan kanripo/ --include "
+                                "'*.txt' --json"))
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="a text file, - for standard input, or folders and files")
+                   help=_("a text file, - for standard input, or folders and files"))
     add_input_options(p)
     add_library_options(p)
     p.add_argument("--read-bracketed", action="store_true",
-                   help="read a pattern standing inside a note's brackets ( ) （ ） 【 】 (a quoted "
-                        "diagram, or a stray bracket) as a pattern; without it such a pattern "
-                        "is named in a warning and not read")
+                   help=_("read a pattern standing inside a note's brackets ( ) （ ） 【 】 (a quoted "
+                          "diagram, or a stray bracket) as a pattern; without it such a pattern "
+                          "is named in a warning and not read"))
     add_json_option(p)
     p.set_defaults(func=run)
 
@@ -45,19 +46,20 @@ def run(args) -> int:
         if path == "-":
             text, encoding = read_text(path, args.encoding)
         else:
-            text, encoding, _ = read_lean(path, args.encoding, binary_ok=True)
+            text, encoding, _binary = read_lean(path, args.encoding, binary_ok=True)
         result = prefiltered_scan(text, filename=name, labels=args.labels,
                                   read_bracketed=args.read_bracketed)
     for notice in result.notices:
-        print(f"guji: {notice}", file=sys.stderr)
+        print(_("guji: {message}").format(message=notice), file=sys.stderr)
     if args.json:
         print_json([p.to_json() for p in result.patterns])
         return 0
     if not result.patterns:
-        print(f"{name}: no drum patterns found ({encoding})")
+        print(_("{file}: no drum patterns found ({encoding})").format(file=name, encoding=encoding))
         return 0
     n = len(result.patterns)
-    print(f"{name}: {n} pattern{'' if n == 1 else 's'} ({encoding})")
+    print(ngettext("{file}: {n} pattern ({encoding})", "{file}: {n} patterns ({encoding})", n).format(
+        file=name, n=n, encoding=encoding))
     for p in result.patterns:
         print("\n".join(_line(p)))
     return 0
@@ -70,15 +72,16 @@ def _library(args) -> int:
     try:
         for done in library_scans(args, tally):
             for notice in done.notices:
-                print(f"guji: {notice}", file=sys.stderr)
+                print(_("guji: {message}").format(message=notice), file=sys.stderr)
             if done.error:
-                print(f"guji: {done.error}", file=sys.stderr)
+                print(_("guji: {message}").format(message=done.error), file=sys.stderr)
             if args.json:
                 sys.stdout.write(json.dumps(done.to_json(), ensure_ascii=False) + "\n")
                 sys.stdout.flush()
             elif done.patterns:
                 n = len(done.patterns)
-                print(f"{done.path}: {n} pattern{'' if n == 1 else 's'} ({done.encoding})")
+                print(ngettext("{file}: {n} pattern ({encoding})", "{file}: {n} patterns ({encoding})",
+                               n).format(file=done.path, n=n, encoding=done.encoding))
                 for lines in done.lines:
                     print("\n".join(lines))
     finally:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...i18n import _, ngettext
 from ...errors import UsageError
 from ...sheet.build import sheet_of
 from ...sheet.layout import GLYPH_PLACES
@@ -29,8 +30,8 @@ from .midi import _key_map
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "sheet", help="write sheet music: MusicXML, LilyPond, SVG or PDF",
-        description="Write the patterns as sheet music for performers. One percussion staff "
+        "sheet", help=_("write sheet music: MusicXML, LilyPond, SVG or PDF"),
+        description=_("Write the patterns as sheet music for performers. One percussion staff "
                     "holds both drums (○ 鼙 in the snare's space, □ 鼓 in the bass drum's, a "
                     "click as a cross above), one stroke a quarter note (間若一: ♩ = 60 ÷ the "
                     "interval), the source's glyph over each note. The sources have no bars: "
@@ -38,25 +39,25 @@ def register(subparsers) -> None:
                     "(射禮: before 半, a double bar and the mark 半, then the half), a bar of "
                     "rests between patterns. Passes are written once between repeat signs. "
                     "Patterns played one after another share a staff; --stack gives each "
-                    "its own.",
-        epilog="Formats, by extension: .musicxml or .mxl (MusicXML 4.0), .ly (LilyPond), .svg "
+                    "its own."),
+        epilog=_("Formats, by extension: .musicxml or .mxl (MusicXML 4.0), .ly (LilyPond), .svg "
                "(engraved by verovio: pip install verovio), .pdf (engraved by LilyPond: "
                "apt-get install lilypond fonts-noto-cjk, brew install lilypond, or lilypond.org "
                "on Windows). Examples: guji sheet lu -o lu.pdf; "
                "guji sheet lu xue --rite she --repeat 3 --count-in 4 -o lu-xue.musicxml; "
-               "guji sheet lu --mute 鼓 --ghost click -o lu-minus-gu.svg")
+               "guji sheet lu --mute 鼓 --ghost click -o lu-minus-gu.svg"))
     p.add_argument("ids", nargs="+", metavar="ID",
-                   help="pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao, lu:2@notes.txt")
+                   help=_("pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao, lu:2@notes.txt"))
     p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="the file: " + ", ".join(sorted(set(FORMATS) - {".xml"})))
+                   help=_("the file: {formats}").format(formats=", ".join(sorted(set(FORMATS) - {".xml"}))))
     p.add_argument("--glyphs", choices=GLYPH_PLACES, default="above",
-                   help="where the source's glyph of each stroke is printed: above the staff "
-                        "(default), below it, or none (MuseScore 3 puts them below always)")
-    p.add_argument("--title", metavar="TEXT", help="the title (default: the patterns' names)")
+                   help=_("where the source's glyph of each stroke is printed: above the staff "
+                        "(default), below it, or none (MuseScore 3 puts them below always)"))
+    p.add_argument("--title", metavar="TEXT", help=_("the title (default: the patterns' names)"))
     p.add_argument("--map", dest="midi_keys", type=_key_map, action="append",
                    metavar="V=KEY,...",
-                   help="the General MIDI percussion keys notation programs play the notes on, "
-                        "as for 'guji midi' (default 鼙=62, 鼓=41, click=76)")
+                   help=_("the General MIDI percussion keys notation programs play the notes on, "
+                        "as for 'guji midi' (default 鼙=62, 鼓=41, click=76)"))
     add_timing_options(p)
     add_sequence_options(p)
     add_mute_options(p)
@@ -74,21 +75,21 @@ def instruments_from_args(args: argparse.Namespace) -> Instruments:
         return Instruments(keys.get(Voice.SMALL, default.small), keys.get(Voice.BIG, default.big),
                            keys.get(Voice.CLICK, default.click))
     except ValueError as e:
-        raise UsageError(f"--map: {e}") from None
+        raise UsageError(_('--map: {e}').format(e=e)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     out = args.output
     if out in ("", "-"):
-        raise UsageError("-o: give a file name (.musicxml, .mxl, .ly, .svg or .pdf)")
+        raise UsageError(_('-o: give a file name (.musicxml, .mxl, .ly, .svg or .pdf)'))
     sheet_format(out)                                   # check before any work
     performance = performance_from_args(load_patterns(args.ids, args), args)
     sheet = sheet_of(performance, instruments=instruments_from_args(args), title=args.title)
     for notice in sheet.notices:
-        print(f"guji: {notice}", file=sys.stderr)
+        print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     path = write_sheet(out, sheet, glyphs=args.glyphs)
     strokes = sum(n.voice in DRUMS for k in range(len(sheet.staves)) for n in sheet.notes(k))
-    staves = f"{len(sheet.staves)} staves" if len(sheet.staves) > 1 else "1 staff"
-    bars = f"{len(sheet.measures)} bar{'s' if len(sheet.measures) > 1 else ''}"
-    wrote(path, f"{bars}; {strokes} strokes written; {staves}")
+    staves = ngettext("{n} staff", "{n} staves", len(sheet.staves)).format(n=len(sheet.staves))
+    bars = ngettext("{n} bar", "{n} bars", len(sheet.measures)).format(n=len(sheet.measures))
+    wrote(path, _("{bars}; {strokes} strokes written; {staves}").format(bars=bars, strokes=strokes, staves=staves))
     return 0

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from ...i18n import _, ngettext
 from ...text.reading.editions import edition
 from ...text.reading.notation import HALF, Drum, Rite
 from ._common import add_input_options, add_json_option, load_patterns, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("show", help="show one pattern: strokes, counts, source",
-                       description="Show a pattern's strokes with the half (半) marked, the "
+    p = sub.add_parser("show", help=_("show one pattern: strokes, counts, source"),
+                       description=_("Show a pattern's strokes with the half (半) marked, the "
                                    "counts of 鼙 (○) and 鼓 (□) for the whole (射禮) and the half "
-                                   "(投壺), and where it comes from.")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern id, e.g. lu, xue:2@wuli-tongkao")
+                                   "(投壺), and where it comes from."))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern id, e.g. lu, xue:2@wuli-tongkao"))
     add_input_options(p)
     add_json_option(p)
     p.set_defaults(func=run)
@@ -43,19 +44,19 @@ def run(args) -> int:
         after = "".join(s.glyph for s in pat.half)
         w, h = pat.counts(Rite.SHE), pat.counts(Rite.TOUHU)
         src = source_info(pat)
-        print(f"{pat.id}  {pat.tradition.label}, diagram {pat.diagram}")
+        print(_('{id}  {label}, diagram {diagram}').format(id=pat.id, label=pat.tradition.label, diagram=pat.diagram))
         print(f"  {before}{HALF}{after}")
-        print(f"  射禮 (whole): {len(pat.whole):>2} strokes  鼙 {w[Drum.SMALL]:>2}  鼓 {w[Drum.BIG]:>2}")
-        print(f"  投壺 (half):  {len(pat.half):>2} strokes  鼙 {h[Drum.SMALL]:>2}  鼓 {h[Drum.BIG]:>2}")
+        print(_('  射禮 (whole): {value:>2} strokes  鼙 {value2:>2}  鼓 {value3:>2}').format(value=len(pat.whole), value2=w[Drum.SMALL], value3=w[Drum.BIG]))
+        print(_('  投壺 (half):  {value:>2} strokes  鼙 {value2:>2}  鼓 {value3:>2}').format(value=len(pat.half), value2=h[Drum.SMALL], value3=h[Drum.BIG]))
         raw = "".join(s.raw for s in pat.before) + HALF + "".join(s.raw for s in pat.half)
         if raw != f"{before}{HALF}{after}":
-            print(f"  as written: {raw}")
+            print(_('  as written: {raw}').format(raw=raw))
         if pat.edition:
             ed = edition(pat.edition)
-            print(f"  source: {ed.cite(src['line'], src['column'])}")
+            print(_('  source: {value}').format(value=ed.cite(src['line'], src['column'])))
             print(f"          {src['title_en']}")
         else:
-            print(f"  source: {src['file'] or '<text>'} {src['line']}:{src['column']}")
+            print(_('  source: {value} {value2}:{value3}').format(value=src['file'] or '<text>', value2=src['line'], value3=src['column']))
         _print_apparatus(pat)
     return 0
 
@@ -63,11 +64,9 @@ def run(args) -> int:
 def _print_apparatus(pat) -> None:
     """A witness's notes; a pattern's witnesses and the notes not read."""
     for note in pat.notes:
-        print(f"  reading of {pat.witness}, from the note {note.text.replace(chr(10), '⏎')} "
-              f"at {note.location}")
+        print(_('  reading of {witness}, from the note {value} at {location}').format(witness=pat.witness, value=note.text.replace(chr(10), '⏎'), location=note.location))
     for v in pat.variants:
-        print(f"  in its notes: {v.id}  {v.notation()}")
+        print(_('  in its notes: {id}  {value}').format(id=v.id, value=v.notation()))
     if pat.unread:
         n = len(pat.unread)
-        print(f"  {n} note{'s' if n > 1 else ''} with strokes not read as a variant "
-              f"(first at {pat.unread[0].location}; guji scan says why)")
+        print(ngettext('  {n} note with strokes not read as a variant (first at {location}; guji scan says why)', '  {n} notes with strokes not read as a variant (first at {location}; guji scan says why)', n).format(n=n, location=pat.unread[0].location))

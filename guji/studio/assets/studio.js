@@ -7,6 +7,22 @@
   var $ = function (id) { return document.getElementById(id); };
   var LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   var state = { doc: null, docs: {}, editions: [], chosen: [], view: null, mode: "ab" };
+  // The page's words: English here, looked up in the chosen language's table, which the
+  // server puts in the page (guji/studio/words.py); {name} is filled from *values*.
+  var WORDS = JSON.parse(document.getElementById("guji-words").textContent || "{}");
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) {
+      return values && Object.prototype.hasOwnProperty.call(values, k) ? String(values[k]) : m;
+    });
+  }
+  function T(message, values) {
+    var found = WORDS[message];
+    return fill(typeof found === "string" && found ? found : message, values);
+  }
+  function TN(singular, plural, n, values) {
+    var forms = WORDS[singular];      // Chinese has one form
+    return fill(Array.isArray(forms) && forms[0] ? forms[0] : (n === 1 ? singular : plural), values);
+  }
 
   // -- talking to the server ------------------------------------------------------
   function api(path, body, raw) {
@@ -18,8 +34,9 @@
     }
     return fetch(path, options).then(function (r) {
       if (!r.ok) {
-        return r.json().catch(function () { return { error: "the studio answered " + r.status }; })
-          .then(function (e) { throw new Error(e.error || ("the studio answered " + r.status)); });
+        var answered = T("the studio answered {status}", { status: r.status });
+        return r.json().catch(function () { return { error: answered }; })
+          .then(function (e) { throw new Error(e.error || answered); });
       }
       return raw ? r : r.json();
     });
@@ -60,7 +77,7 @@
     if (text === lastText) { return; }
     lastText = text;
     var asked = ++reading;
-    $("status").textContent = "reading…";
+    $("status").textContent = T("reading…");
     var started = performance.now();
     var call = state.doc ? api("/api/edit", { key: state.doc, text: text })
                          : api("/api/paste", { text: text, name: "pasted.txt" });
@@ -89,9 +106,11 @@
     addDocOption(doc);
     say("");
     var n = doc.patterns.length;
-    $("status").textContent = doc.error ? "1 error" :
-      n + " pattern" + (n === 1 ? "" : "s") + " found, " + doc.notices.length + " warning" +
-      (doc.notices.length === 1 ? "" : "s") + " (" + doc.encoding + ")";
+    var k = doc.notices.length;
+    var found = TN("{n} pattern found", "{n} patterns found", n, { n: n });
+    var warned = TN("{n} warning", "{n} warnings", k, { n: k });
+    $("status").textContent = doc.error ? T("1 error") :
+      T("{patterns}, {warnings} ({encoding})", { patterns: found, warnings: warned, encoding: doc.encoding });
     showProblems(doc);
     showMarked(doc, $("editor").value);
     showFound(doc);
@@ -106,7 +125,7 @@
       p.className = "problem error";
       p.setAttribute("data-line", doc.error.line);
       p.setAttribute("data-column", doc.error.column);
-      p.textContent = "error: " + doc.error.headline;
+      p.textContent = T("error: {message}", { message: doc.error.headline });
       if (doc.error.caret) {
         var pre = document.createElement("pre");
         pre.setAttribute("lang", "zh-Hant");
@@ -186,23 +205,26 @@
     doc.patterns.forEach(function (p) {
       var li = document.createElement("li");
       li.setAttribute("data-id", p.id);
-      li.innerHTML = "<code></code> <span lang=\"zh-Hant\"></span> at line " + p.line +
-        ", column " + p.column;
+      li.innerHTML = "<code></code> <span lang=\"zh-Hant\"></span> ";
       li.querySelector("code").textContent = p.id;
       li.querySelector("span").textContent = p.label + " " + p.notation;
+      li.appendChild(document.createTextNode(T("at line {line}, column {column}",
+                                                { line: p.line, column: p.column })));
       if (p.variants.length || p.unread.length) {
         var ul = document.createElement("ul");
         p.variants.forEach(function (v) {
           var w = document.createElement("li");
-          w.innerHTML = "witness <span lang=\"zh-Hant\"></span>: <code></code> <span lang=\"zh-Hant\"></span>";
-          w.children[0].textContent = v.witness;
-          w.children[1].textContent = v.id;
-          w.children[2].textContent = v.notation;
+          w.innerHTML = "<span class=\"what\"></span> <span lang=\"zh-Hant\"></span>: <code></code> <span lang=\"zh-Hant\"></span>";
+          w.querySelector(".what").textContent = T("witness");
+          w.children[1].textContent = v.witness;
+          w.children[2].textContent = v.id;
+          w.children[3].textContent = v.notation;
           ul.appendChild(w);
         });
         p.unread.forEach(function (n) {
           var w = document.createElement("li");
-          w.textContent = "note at line " + n.line + ", column " + n.column + " not read: " + n.reason;
+          w.textContent = T("note at line {line}, column {column} not read: {reason}",
+                            { line: n.line, column: n.column, reason: n.reason });
           ul.appendChild(w);
         });
         li.appendChild(ul);
@@ -266,10 +288,10 @@
     document.querySelectorAll("#readings input[type=checkbox]").forEach(function (b) {
       b.checked = state.chosen.indexOf(b.value) >= 0;
     });
-    $("chosen").textContent = state.chosen.length ? "Chosen: " + state.chosen.map(function (ref, i) {
+    $("chosen").textContent = state.chosen.length ? T("Chosen: {readings}", { readings: state.chosen.map(function (ref, i) {
       var b = document.querySelector('#readings input[value="' + cssEscape(ref) + '"]');
       return LETTERS[i] + " " + (b ? b.getAttribute("data-id") : ref);
-    }).join(", ") : "Nothing chosen yet.";
+    }).join(T(", ")) }) : T("Nothing chosen yet.");
   }
 
   // -- timing and the view ---------------------------------------------------------------
@@ -303,12 +325,12 @@
       al.textContent = "";
       view.alignments.forEach(function (a) {
         var h = document.createElement("h3");
-        h.textContent = "A against " + a.letter + ": " + a.summary;
+        h.textContent = T("A against {letter}: {summary}", { letter: a.letter, summary: a.summary });
         var div = document.createElement("div");
         div.className = "scroll";
         div.tabIndex = 0;
         div.setAttribute("role", "region");
-        div.setAttribute("aria-label", "A against " + a.letter + ", stroke by stroke");
+        div.setAttribute("aria-label", T("A against {letter}, stroke by stroke", { letter: a.letter }));
         div.setAttribute("lang", "zh-Hant");
         div.innerHTML = a.table;
         al.appendChild(h);
@@ -348,7 +370,7 @@
   function wavBuffer(ctx, data) {
     var view = new DataView(data), at = 12, channels = 0, rate = 0, bits = 0, body = null;
     if (view.getUint32(0, false) !== 0x52494646 || view.getUint32(8, false) !== 0x57415645) {
-      throw new Error("the studio's audio is not a WAV file");
+      throw new Error(T("the studio's audio is not a WAV file"));
     }
     while (at + 8 <= data.byteLength) {
       var id = view.getUint32(at, false), size = view.getUint32(at + 4, true);
@@ -362,7 +384,7 @@
       }
       at += 8 + size + (size & 1);
     }
-    if (!body || bits !== 16 || !channels) { throw new Error("the studio's audio is not 16-bit PCM"); }
+    if (!body || bits !== 16 || !channels) { throw new Error(T("the studio's audio is not 16-bit PCM")); }
     var frames = Math.floor(body[1] / (2 * channels));
     var buffer = ctx.createBuffer(channels, Math.max(frames, 1), rate);
     var pcm = new Int16Array(data, body[0], frames * channels);
@@ -473,7 +495,7 @@
         window.gujiStudio.playLatency = { pressed: pressed, startAt: self.startAt,
           scheduledAt: performance.now(), contextTime: ctx.currentTime,
           outputLatency: ctx.outputLatency || 0, baseLatency: ctx.baseLatency || 0 };
-        $("play").textContent = "Pause";
+        $("play").textContent = T("Pause");
         self.follow();
       });
     },
@@ -487,10 +509,10 @@
       this.sources = [];
       this.playing = false;
       if (this.ctx && this.ctx.state === "suspended") { this.ctx.resume(); }
-      $("play").textContent = "Play";
+      $("play").textContent = T("Play");
       this.light([]);
     },
-    ended: function () { this.playing = false; $("play").textContent = "Play"; this.light([]); },
+    ended: function () { this.playing = false; $("play").textContent = T("Play"); this.light([]); },
     // Frames since the start that are heard now: the audio clock, less its output latency.
     heard: function () {
       var ctx = this.ctx, t = ctx.currentTime - (ctx.outputLatency || 0);
@@ -583,7 +605,7 @@
           });
         }
       });
-      $("sounding").textContent = keys.length ? "sounding: " + keys.join(", ") : "";
+      $("sounding").textContent = keys.length ? T("sounding: {strokes}", { strokes: keys.join(", ") }) : "";
     },
     // The same schedule rendered offline (same graph, same switches): what the page plays.
     renderOffline: function () {
@@ -598,9 +620,9 @@
 
   // -- exports -------------------------------------------------------------------------
   function exportKind(kind) {
-    if (!state.chosen.length) { say("choose a reading first"); return Promise.resolve(); }
+    if (!state.chosen.length) { say(T("choose a reading first")); return Promise.resolve(); }
     var body = Object.assign({ kind: kind, mode: state.mode }, state.request || request());
-    $("status").textContent = "writing " + kind + "…";
+    $("status").textContent = T("writing {kind}…", { kind: kind });
     return api("/api/export", body, true).then(function (res) {
       var name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
       return res.blob().then(function (blob) {
@@ -610,7 +632,7 @@
         document.body.appendChild(a);
         a.click();
         a.remove();
-        $("status").textContent = "wrote " + a.download;
+        $("status").textContent = T("wrote {name}", { name: a.download });
       });
     }).catch(failed);
   }

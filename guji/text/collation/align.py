@@ -60,6 +60,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ...i18n import _
 from ...limits import LimitError, current
 from .hirschberg import trace_alignment
 from ..reading.notation import Pattern
@@ -209,9 +210,7 @@ def check_alignment(n: int, m: int, what: tuple[str, str] | None = None) -> int:
     most = current().alignment
     if pairs > most:
         name_a, name_b = (f"{what[0]} ", f"{what[1]} ") if what else ("", "")
-        raise LimitError(f"aligning {name_a}({n:,} strokes) with {name_b}({m:,} strokes) "
-                         f"would weigh {pairs:,} pairs of strokes: over guji's limit of "
-                         f"{most:,.0f} pairs")
+        raise LimitError(_("aligning {name_a}({n:,} strokes) with {name_b}({m:,} strokes) would weigh {pairs:,} pairs of strokes: over guji's limit of {most:,.0f} pairs").format(name_a=name_a, n=n, name_b=name_b, m=m, pairs=pairs, most=most))
     return pairs
 
 

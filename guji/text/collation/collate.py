@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ...i18n import _
 from ...errors import UsageError
 from .agreement import Group, groups
 from .checked import PARTS, CheckedClaim
@@ -317,6 +318,6 @@ def collate(texts: Sequence[Text] | None = None, base: str | None = None
                                            _sources(texts, readings)))
     if base is not None and not any(base in c.readings for c in out):
         names = sorted({n for c in out for n in c.readings})
-        raise UsageError(f"--base {base!r} names no reading: the readings are "
-                         + ", ".join(names))
+        raise UsageError(_("--base {base} names no reading: the readings are {names}").format(
+            base=repr(base), names=", ".join(names)))
     return tuple(out)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from ...i18n import _
 from ...errors import UsageError
 from ..reading.bibl import Bibl, file_bibl
 from .checked import CheckedClaim, text_claims
@@ -102,14 +103,13 @@ def texts(files: Sequence[str] = (), only: bool = False, encoding: str | None = 
     given without files.
     """
     if only and not files:
-        raise UsageError("--only collates the files given: give at least one FILE")
+        raise UsageError(_('--only collates the files given: give at least one FILE'))
     out = [] if only else [shipped_text(e.slug) for e in editions()]
     where = {t.name: f"the shipped edition {t.name}" for t in out}
     for path in files:
         name = Path(path).stem
         if name in where:
-            raise UsageError(f"{path}: its edition name {name!r} (the file's stem) is taken by "
-                             f"{where[name]}: rename the file")
+            raise UsageError(_("{path}: its edition name {name} (the file's stem) is taken by {value}: rename the file").format(path=path, name=repr(name), value=where[name]))
         where[name] = path
         out.append(file_text(path, encoding, labels))
     return out

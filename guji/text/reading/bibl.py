@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ...i18n import _, ngettext
 from ...errors import UsageError
 
 try:  # Python 3.11+
@@ -97,16 +98,15 @@ class Bibl:
         known = {f.name for f in fields(cls)} - {"evidence"}
         bad = sorted(set(data) - known)
         if bad:
-            raise UsageError(f"{where}: unknown field{'s' if len(bad) > 1 else ''} "
-                             f"{', '.join(bad)} (fields: {', '.join(sorted(known))})")
+            raise UsageError(ngettext('{where}: unknown field {bad} (fields: {known})', '{where}: unknown fields {bad} (fields: {known})', len(bad)).format(where=where, bad=', '.join(bad), known=', '.join(sorted(known))))
         values = {}
         for k, v in data.items():
             if k in ("quoted", "unknown"):
                 if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                    raise UsageError(f"{where}: {k} is a list of strings")
+                    raise UsageError(_('{where}: {k} is a list of strings').format(where=where, k=k))
                 values[k] = tuple(v)
             elif not isinstance(v, str):
-                raise UsageError(f"{where}: {k} is a string, not {type(v).__name__}")
+                raise UsageError(_('{where}: {k} is a string, not {name__}').format(where=where, k=k, name__=type(v).__name__))
             else:
                 values[k] = v
         return cls(**values, evidence=tuple(Evidence(**e) for e in evidence))
@@ -146,11 +146,11 @@ def file_bibl(path: str | Path) -> tuple[Bibl, str, str]:
         try:
             data = tomllib.loads(toml.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-            raise UsageError(f"{toml}: not a TOML description of {p.name}: {e}") from None
+            raise UsageError(_('{toml}: not a TOML description of {name}: {e}').format(toml=toml, name=p.name, e=e)) from None
     siglum = data.pop("siglum", p.stem)
     lang = data.pop("lang", "zh")
     if not isinstance(siglum, str) or not isinstance(lang, str):
-        raise UsageError(f"{toml}: siglum and lang are strings")
+        raise UsageError(_('{toml}: siglum and lang are strings').format(toml=toml))
     data.setdefault("title", p.stem)
     data.setdefault("file", p.name)
     if "unknown" not in data:

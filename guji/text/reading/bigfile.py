@@ -28,6 +28,7 @@ from array import array
 
 import numpy as np
 
+from ...i18n import _
 from ...errors import EncodingError
 from ...files import reason
 from .lexer import _LINE_BREAK, SourceText, Token, match_notes, paused_collector, _tokens
@@ -149,7 +150,7 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
         else:
             done = [_map_range(j) for j in jobs_list]
     except OSError as e:
-        raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+        raise EncodingError(_('{path}: cannot read: {value}').format(path=path, value=reason(e))) from None
     if any(d is None for d in done):
         return None
     raw, starts, pieces, size = [], [np.zeros(1, dtype=np.int32)], [], 0

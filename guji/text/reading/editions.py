@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Callable
 from importlib import resources
 
+from ...i18n import _
 from ...errors import UsageError, escape_controls
 from .bibl import Bibl
 from .notation import Pattern, Tradition
@@ -118,8 +119,8 @@ def edition(slug: str) -> Edition:
     for e in editions():
         if e.slug == slug:
             return e
-    raise UsageError(f"unknown edition {_q(slug)}: shipped editions are "
-                     + ", ".join(e.slug for e in editions()))
+    raise UsageError(_("unknown edition {slug}: shipped editions are {editions}").format(
+        slug=_q(slug), editions=", ".join(e.slug for e in editions())))
 
 
 @lru_cache(maxsize=None)
@@ -128,8 +129,7 @@ def scan_edition(slug: str) -> ScanResult:
     ed = edition(slug)
     data = _resource(ed.passage)
     if hashlib.sha256(data).hexdigest() != ed.sha256:
-        raise UsageError(f"edition {slug}: passage {ed.passage} does not match its recorded "
-                         "SHA-256 (edited by hand?)")
+        raise UsageError(_('edition {slug}: passage {passage} does not match its recorded SHA-256 (edited by hand?)').format(slug=slug, passage=ed.passage))
     return scan(data.decode("utf-8"), filename=ed.passage, edition=slug)
 
 
@@ -154,8 +154,7 @@ class PatternId:
         raw = text
         text, witness = _witness_part(text)
         if witness == "":
-            raise UsageError(f"bad id {_q(raw)}: nothing after '~' (a witness of the text's notes, "
-                             "e.g. ~一本)")
+            raise UsageError(_("bad id {value}: nothing after '~' (a witness of the text's notes, e.g. ~一本)").format(value=_q(raw)))
         pid = cls._parse(text, raw)
         return pid if witness is None else replace(pid, witness=witness)
 
@@ -166,18 +165,17 @@ class PatternId:
         if "@" in text:
             text, source = text.split("@", 1)
             if not source:
-                raise UsageError(f"bad id {_q(raw)}: nothing after '@' (an edition or a file)")
+                raise UsageError(_("bad id {value}: nothing after '@' (an edition or a file)").format(value=_q(raw)))
         diagram = 1
         if ":" in text:
             text, d = text.split(":", 1)
             if d not in ("1", "2"):
-                raise UsageError(f"bad id {_q(raw)}: the diagram is 1 or 2, not {_q(d)}")
+                raise UsageError(_('bad id {value}: the diagram is 1 or 2, not {value2}').format(value=_q(raw), value2=_q(d)))
             diagram = int(d)
         try:
             tradition = Tradition.from_name(text)
         except ValueError:
-            raise UsageError(f"bad id {_q(raw)}: the score is lu (魯) or xue (薛), "
-                             f"not {_q(text)}; ids look like lu, xue:2, lu:1@wuli-tongkao") from None
+            raise UsageError(_('bad id {value}: the score is lu (魯) or xue (薛), not {value2}; ids look like lu, xue:2, lu:1@wuli-tongkao').format(value=_q(raw), value2=_q(text))) from None
         if source is None:
             return cls(tradition, diagram, default_edition(), False)
         slugs = {e.slug for e in editions()}
@@ -185,8 +183,7 @@ class PatternId:
             return cls(tradition, diagram, source, False)
         if os.path.exists(source) or os.sep in source or "." in source:
             return cls(tradition, diagram, source, True)
-        raise UsageError(f"bad id {_q(raw)}: {_q(source)} is neither a shipped edition "
-                         f"({', '.join(sorted(slugs))}) nor an existing file")
+        raise UsageError(_('bad id {value}: {value2} is neither a shipped edition ({value3}) nor an existing file').format(value=_q(raw), value2=_q(source), value3=', '.join(sorted(slugs))))
 
 
 def _witness_part(text: str) -> tuple[str, str | None]:
@@ -217,8 +214,7 @@ def _witness_of(found: Pattern, pid: PatternId, pattern_id: str) -> Pattern:
     unread = (f"; {len(found.unread)} note{'s' if len(found.unread) > 1 else ''} with strokes "
               f"not read (first at {found.unread[0].location}: guji scan shows why)"
               if found.unread else "")
-    raise UsageError(f"{pattern_id}: the notes of {found.id} give no reading of {_q(pid.witness)} "
-                     f"(witnesses read there: {named or 'none'}){unread}")
+    raise UsageError(_('{pattern_id}: the notes of {id} give no reading of {value} (witnesses read there: {value2}){unread}').format(pattern_id=pattern_id, id=found.id, value=_q(pid.witness), value2=named or 'none', unread=unread))
 
 
 def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
@@ -235,7 +231,7 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
     """
     pid = PatternId.parse(pattern_id)
     if pid.is_file:
-        text, _ = read_text(pid.source, encoding)
+        text, _encoding = read_text(pid.source, encoding)
         result = scan(text, filename=pid.source, labels=labels)
         where = pid.source
         if warn is not None:
@@ -255,8 +251,7 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
             more = len(result.notices) - 1
             said = (f"; the scan warned at {first.location or 'the end'}: {first.message}"
                     + (f" (and {more} more: guji scan {pid.source})" if more else ""))
-        raise UsageError(f"{pattern_id}: {where} has no {pid.tradition.label} in diagram "
-                         f"{pid.diagram} (it has: {have}){said}")
+        raise UsageError(_('{pattern_id}: {where} has no {label} in diagram {diagram} (it has: {have}){said}').format(pattern_id=pattern_id, where=where, label=pid.tradition.label, diagram=pid.diagram, have=have, said=said))
     return found if pid.witness is None else _witness_of(found, pid, pattern_id)
 
 

@@ -23,6 +23,7 @@ import os
 import stat
 import sys
 
+from ...i18n import _
 from ...errors import EncodingError
 from ...files import reason
 from ...limits import LimitError, current
@@ -61,10 +62,9 @@ def check_encoding(encoding: str) -> str:
     try:
         info = codecs.lookup(encoding)
     except (LookupError, TypeError, ValueError):
-        raise EncodingError(f"unknown encoding {encoding!r}") from None
+        raise EncodingError(_('unknown encoding {encoding}').format(encoding=repr(encoding))) from None
     if not getattr(info, "_is_text_encoding", True) or info.name == "undefined":
-        raise EncodingError(f"{encoding!r} is not a text encoding (give one such as utf-8, "
-                            "gb18030 or big5)")
+        raise EncodingError(_('{encoding} is not a text encoding (give one such as utf-8, gb18030 or big5)').format(encoding=repr(encoding)))
     return encoding
 
 
@@ -85,10 +85,9 @@ def decode(data: bytes, encoding: str | None = None, filename: str = "<input>") 
         try:
             return data.decode(encoding), encoding
         except UnicodeDecodeError as e:
-            raise EncodingError(f"{filename}: not valid {encoding} "
-                                f"(byte {e.start}: {data[e.start:e.start + 1]!r})") from None
+            raise EncodingError(_('{filename}: not valid {encoding} (byte {start}: {value})').format(filename=filename, encoding=encoding, start=e.start, value=repr(data[e.start:e.start + 1]))) from None
         except (UnicodeError, LookupError, ValueError, TypeError) as e:
-            raise EncodingError(f"{filename}: cannot decode as {encoding}: {e}") from None
+            raise EncodingError(_('{filename}: cannot decode as {encoding}: {e}').format(filename=filename, encoding=encoding, e=e)) from None
     if data.startswith(codecs.BOM_UTF8):
         return _strict(data[3:], "utf-8", filename), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
@@ -106,10 +105,9 @@ def decode(data: bytes, encoding: str | None = None, filename: str = "<input>") 
         except UnicodeDecodeError:
             continue
     if not candidates:
-        raise EncodingError(f"{filename}: not UTF-8, UTF-16, GB18030 or Big5 text; "
-                            "name the encoding with --encoding")
+        raise EncodingError(_('{filename}: not UTF-8, UTF-16, GB18030 or Big5 text; name the encoding with --encoding').format(filename=filename))
     candidates.sort(key=lambda c: (c[0], c[1] == "gb18030"), reverse=True)
-    _, enc, text = candidates[0]
+    _rank, enc, text = candidates[0]
     return text, enc
 
 
@@ -117,8 +115,7 @@ def _strict(data: bytes, encoding: str, filename: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as e:
-        raise EncodingError(f"{filename}: has a {encoding} byte-order mark but is not valid "
-                            f"{encoding} (byte {e.start})") from None
+        raise EncodingError(_('{filename}: has a {encoding} byte-order mark but is not valid {encoding} (byte {start})').format(filename=filename, encoding=encoding, start=e.start)) from None
 
 
 def open_text_file(path: str | os.PathLike, name: str):
@@ -127,11 +124,11 @@ def open_text_file(path: str | os.PathLike, name: str):
     try:
         return open(path, "rb")
     except FileNotFoundError:
-        raise EncodingError(f"{name}: no such file") from None
+        raise EncodingError(_('{name}: no such file').format(name=name)) from None
     except IsADirectoryError:
-        raise EncodingError(f"{name}: is a directory, not a text file") from None
+        raise EncodingError(_('{name}: is a directory, not a text file').format(name=name)) from None
     except OSError as e:
-        raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
+        raise EncodingError(_('{name}: cannot read: {value}').format(name=name, value=reason(e))) from None
 
 
 def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str, str]:
@@ -151,13 +148,12 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
             try:
                 data = _read(f, most, name)
             except OSError as e:
-                raise EncodingError(f"{name}: cannot read: {reason(e)}") from None
+                raise EncodingError(_('{name}: cannot read: {value}').format(name=name, value=reason(e))) from None
     if len(data) > most:
         shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
-        raise LimitError(f"{name}: over guji's limit of {shown} for an input text")
+        raise LimitError(_("{name}: over guji's limit of {shown} for an input text").format(name=name, shown=shown))
     if len(data) > HARD_TEXT_BYTES:
-        raise LimitError(f"{name}: over {HARD_TEXT_BYTES // 2 ** 30} GiB, more than any input "
-                         "text can be (reading it would take about 20 times that in memory)",
+        raise LimitError(_('{name}: over {value} GiB, more than any input text can be (reading it would take about 20 times that in memory)').format(name=name, value=HARD_TEXT_BYTES // 2 ** 30),
                          forcible=False)
     return decode(data, encoding, name)
 
@@ -189,5 +185,4 @@ def _read(f, most: float, name: str) -> bytes:
             data += chunk
         return data if len(data) >= bound else bytes(data)     # over: only its length counts
     except MemoryError:
-        raise EncodingError(f"{name}: ran out of memory reading it "
-                            "(is it endless, like /dev/zero?)") from None
+        raise EncodingError(_('{name}: ran out of memory reading it (is it endless, like /dev/zero?)').format(name=name)) from None

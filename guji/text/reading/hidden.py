@@ -26,6 +26,7 @@ import bisect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ...i18n import _
 from .lexer import NOTE_BRACKETS, Kind, SourceText, Token, tokenize
 from .notation import HALF
 from .segments import Segment, pieces_of
@@ -70,8 +71,9 @@ def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
             lo = j
         words = [t.text for t in tokens[lo:hi + 1] if t.kind in (Kind.LABEL, Kind.HALF)]
         if any(t.kind is Kind.LABEL for t in tokens[lo:hi + 1]):
-            found.append((f"{' '.join(words)}: score labels and 半 with no ○ or □ beside them: "
-                          "the drum symbols appear to be lost in this text", tokens[lo].offset))
+            found.append((_("{words}: score labels and 半 with no ○ or □ beside them: "
+                            "the drum symbols appear to be lost in this text").format(words=" ".join(words)),
+                          tokens[lo].offset))
         done = hi
     return found
 
@@ -178,17 +180,19 @@ def hidden_notices(src: SourceText, hidden: Sequence[Hidden],
     whether they were read as patterns (``read_bracketed``)."""
     out: list[tuple[str, int]] = []
     for h in hidden:
-        what = (f"a labelled pattern ({h.label} {_cut(h.strokes)})" if h.label
-                else f"a run of strokes with 半 ({_cut(h.strokes)})")
+        what = (_("a labelled pattern ({label} {strokes})").format(label=h.label, strokes=_cut(h.strokes))
+                if h.label else _("a run of strokes with 半 ({strokes})").format(strokes=_cut(h.strokes)))
         opened = src.location(h.note.offset)
         closed = src.location(h.note.end - 1)
-        where = (f"inside the note {src.text[h.note.offset]}…{src.text[h.note.end - 1]} "
-                 f"from {opened.line}:{opened.column} to {closed.line}:{closed.column}")
-        why = ("probably a stray bracket (the note spans many lines or holds other notes' "
-               "brackets)" if h.stray else "a quoted diagram, or a bracket that may be a slip")
-        done = ("read as a pattern (--read-bracketed)" if read
-                else "read as commentary, not as a pattern; guji scan --read-bracketed reads it")
-        out.append((f"{what} stands {where}: {why}; {done}", h.offset))
+        where = _("inside the note {open}…{close} from {line}:{column} to {end_line}:{end_column}").format(
+            open=src.text[h.note.offset], close=src.text[h.note.end - 1], line=opened.line,
+            column=opened.column, end_line=closed.line, end_column=closed.column)
+        why = (_("probably a stray bracket (the note spans many lines or holds other notes' "
+                 "brackets)") if h.stray else _("a quoted diagram, or a bracket that may be a slip"))
+        done = (_("read as a pattern (--read-bracketed)") if read
+                else _("read as commentary, not as a pattern; guji scan --read-bracketed reads it"))
+        out.append((_("{what} stands {where}: {why}; {done}").format(what=what, where=where, why=why,
+                                                                     done=done), h.offset))
     return out
 
 

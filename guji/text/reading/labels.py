@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ...i18n import _, ngettext
 from ...errors import describe_char, escape_controls
 from .lexer import Kind, Token
 from .notation import HALF, Tradition
@@ -85,7 +86,8 @@ def label_items(pieces: list, captions: set[int], notice) -> list[tuple[str, obj
         elif piece.kind is Kind.HEADING:
             items.append(("H", piece))
         elif piece.kind is Kind.SYMBOL and _beside_pattern(pieces, k):
-            notice(f"symbol {describe_char(piece.text)} beside a pattern: ignored", piece.offset)
+            notice(_("symbol {shown} beside a pattern: ignored").format(shown=describe_char(piece.text)),
+                   piece.offset)
         else:
             items.append(("|", None))
     return items
@@ -102,15 +104,16 @@ def _not_a_pattern(seg: Segment, notice) -> None:
     bracketed = [n for n in seg.notes if _is_bracketed_half(n.text)]
     if not halves and bracketed:
         note = bracketed[0]
-        notice(f"a run of {len(strokes)} strokes with no 半, but {escape_controls(note.text)} "
-               "in brackets inside it: not read as a pattern (if it is the half marker, "
-               "remove the brackets)", note.offset)
+        notice(_("a run of {n} strokes with no 半, but {note} "
+                 "in brackets inside it: not read as a pattern (if it is the half marker, "
+                 "remove the brackets)").format(n=len(strokes), note=escape_controls(note.text)),
+               note.offset)
     elif len(halves) == 1 and len(strokes) >= 2:
-        side = "before" if seg.first.kind is Kind.HALF else "after"
-        notice(f"{len(strokes)} strokes with nothing {side} 半: not read as a pattern",
-               strokes[0].offset)
+        said = (_("{n} strokes with nothing before 半: not read as a pattern")
+                if seg.first.kind is Kind.HALF else _("{n} strokes with nothing after 半: not read as a pattern"))
+        notice(said.format(n=len(strokes)), strokes[0].offset)
     elif not halves and len(strokes) >= 6:
-        notice(f"a run of {len(strokes)} strokes with no 半: not read as a pattern",
+        notice(_("a run of {n} strokes with no 半: not read as a pattern").format(n=len(strokes)),
                strokes[0].offset)
 
 
@@ -178,8 +181,8 @@ def _attach_chain(chain: list[tuple[str, object]], mode: LabelMode, heading: boo
     out = []
     for seg, label in reading:
         if label is None:
-            notice("pattern with no score name (魯鼓 or 薛鼓) beside it: skipped; "
-                   "use parse() or --labels to name it", seg.first.offset)
+            notice(_("pattern with no score name (魯鼓 or 薛鼓) beside it: skipped; "
+                     "use parse() or --labels to name it"), seg.first.offset)
         else:
             out.append((seg, label))
     return out
@@ -187,13 +190,18 @@ def _attach_chain(chain: list[tuple[str, object]], mode: LabelMode, heading: boo
 
 def _ambiguity(before, after) -> str:
     """The notice for a chain that reads two ways."""
-    where = ", ".join(str(seg.first.location) for seg, _ in before)
+    where = ", ".join(str(seg.first.location) for seg, _label in before)
     n = len(before)
 
     def names(reading) -> str:
-        return ", ".join(label.text if label is not None else "(none)" for _, label in reading)
+        return ", ".join(label.text if label is not None else _("(none)") for _seg, label in reading)
 
-    return (f"ambiguous score labels: the {'pattern' if n == 1 else f'{n} patterns'} at {where} "
-            f"read {names(after)} if labels follow their patterns (as in the first diagram), "
-            f"or {names(before)} if they precede them (as in the second): not read; "
-            "say which with --labels after or --labels before")
+    return ngettext("ambiguous score labels: the pattern at {where} "
+                    "read {after} if labels follow their patterns (as in the first diagram), "
+                    "or {before} if they precede them (as in the second): not read; "
+                    "say which with --labels after or --labels before",
+                    "ambiguous score labels: the {n} patterns at {where} "
+                    "read {after} if labels follow their patterns (as in the first diagram), "
+                    "or {before} if they precede them (as in the second): not read; "
+                    "say which with --labels after or --labels before", n).format(
+        n=n, where=where, after=names(after), before=names(before))

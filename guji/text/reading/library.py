@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
+from ...i18n import _
 from ...errors import EncodingError, GujiError
 from ...files import reason
 from ...limits import Limits, current, using
@@ -208,7 +209,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
             data = f.read(info.st_size + 1) if small else b""  # a small file: one read
             head = data[:BINARY_PROBE] if small else f.read(BINARY_PROBE)
         except OSError as e:
-            raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+            raise EncodingError(_('{path}: cannot read: {value}').format(path=path, value=reason(e))) from None
         if not binary_ok and b"\0" in head and not head.startswith(_WIDE_BOMS):
             return None, "", info.st_size
         if (encoding or not stat.S_ISREG(info.st_mode) or info.st_size > most
@@ -232,7 +233,7 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
             text, used = read_text(path, encoding)      # GB18030 or Big5, decided on the whole
             return text, used, info.st_size
         except OSError as e:
-            raise EncodingError(f"{path}: cannot read: {reason(e)}") from None
+            raise EncodingError(_('{path}: cannot read: {value}').format(path=path, value=reason(e))) from None
     text = "".join(pieces)
     return text, "utf-8", info.st_size
 

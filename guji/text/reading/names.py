@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
+from ...page_words import _
 from .notation import Pattern, Tradition
 
 #: Letters naming the variants of a comparison (A, B, C …).
@@ -88,15 +89,23 @@ def variant_names(patterns: Sequence[Pattern]) -> list[str]:
 
 
 def title(pattern: Pattern) -> str:
-    """``魯鼓 · 前圖 (diagram 1) · 禮記正義``: what a legend calls a pattern."""
+    """``魯鼓 · 前圖 (diagram 1) · 禮記正義``: what a legend, a page or a sheet calls
+    a pattern, in the chosen language (:mod:`guji.page_words`; the label, 前圖/後圖
+    and the edition's Chinese title as the sources write them; a user's text
+    by its file name)."""
     from .editions import editions
 
-    source = pattern.filename or "text"
+    source = pattern.filename or _("text")
     if pattern.edition:
         source = next((e.title for e in editions() if e.slug == pattern.edition), pattern.edition)
-    which = "前圖" if pattern.diagram == 1 else "後圖" if pattern.diagram == 2 else ""
-    witness = "" if pattern.witness is None else f" · {pattern.witness} (in its notes)"
-    return f"{pattern.tradition.label} · {which} (diagram {pattern.diagram}) · {source}{witness}"
+    which = {1: "前圖", 2: "後圖"}.get(pattern.diagram)
+    words = (_("{label} · {which} (diagram {n}) · {source}") if which
+             else _("{label} · diagram {n} · {source}"))
+    out = words.format(label=pattern.tradition.label, which=which, n=pattern.diagram,
+                       source=source)
+    if pattern.witness is not None:
+        out += _(" · {witness} (in its notes)").format(witness=pattern.witness)
+    return out
 
 
 def file_stem(pattern: Pattern, *, lower: bool = False, ascii_only: bool = False) -> str:

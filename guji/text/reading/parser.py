@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...errors import Location, NotationError, describe_char, escape_controls
+from ...errors import Location, NotationError, describe_char, escape_controls, quoted
+from ...i18n import _, pgettext
 from .lexer import Kind, SourceText, Token, tokenize
 from .notation import LOOKALIKES, ROUND, Pattern, Stroke, Tradition
 
@@ -35,8 +36,10 @@ class Notice:
 
     def __str__(self) -> str:
         name = self.filename or "<text>"
-        where = f"{name}:{self.location}" if self.location else name
-        return escape_controls(f"{where}: warning: {self.message}")
+        if self.location is None:
+            return escape_controls(_("{file}: warning: {message}").format(file=name, message=self.message))
+        return escape_controls(_("{file}:{line}:{column}: warning: {message}").format(
+            file=name, line=self.location.line, column=self.location.column, message=self.message))
 
 
 @dataclass(frozen=True)
@@ -111,21 +114,25 @@ def foreign_message(tok: Token) -> str:
     hint = ""
     if glyph is not None:
         drum = "鼙" if glyph == ROUND else "鼓"
-        hint = f": did you mean {glyph} ({drum})?"
+        hint = _(": did you mean {glyph} ({drum})?").format(glyph=glyph, drum=drum)
     if tok.kind is Kind.SYMBOL and len(tok.text) == 1:
-        return (f"unknown symbol {describe_char(tok.text)} inside a pattern: not a drum glyph"
-                + (hint or " (see `guji glyphs`)"))
+        return (_("unknown symbol {shown} inside a pattern: not a drum glyph").format(
+            shown=describe_char(tok.text)) + (hint or _(" (see `guji glyphs`)")))
     if tok.kind is Kind.SYMBOL:
-        return f"empty brackets {describe_char(tok.text)} inside a pattern{hint or ''}"
+        return _("empty brackets {shown} inside a pattern").format(shown=describe_char(tok.text)) + hint
     if tok.kind is Kind.HEADING:
-        return (f"'{tok.text}' inside a pattern: a heading stands before the strokes, "
-                "not between them")
+        return _("'{heading}' inside a pattern: a heading stands before the strokes, "
+                 "not between them").format(heading=tok.text)
     if tok.kind is Kind.UNCLOSED:
-        return f"note opened with '{tok.text[0]}' inside a pattern is never closed"
+        return _("note opened with '{bracket}' inside a pattern is never closed").format(bracket=tok.text[0])
     word = tok.text[:10]
-    shown = describe_char(word) if len(word) == 1 else f"'{escape_controls(word)}'"
-    return (f"unexpected text {shown} inside a pattern"
-            + (hint or ": only ○ □ 半, punctuation and notes in brackets belong between strokes"))
+    if len(word) == 1:
+        said = pgettext("one character", "unexpected text {shown} inside a pattern")
+    else:
+        said = pgettext("several characters", "unexpected text {shown} inside a pattern")
+    shown = describe_char(word) if len(word) == 1 else quoted(escape_controls(word))
+    return said.format(shown=shown) + (
+        hint or _(": only ○ □ 半, punctuation and notes in brackets belong between strokes"))
 
 
 # ---------------------------------------------------------------------------
@@ -163,9 +170,9 @@ def parse(text: str, tradition: Tradition | str | None = None, diagram: int = 1,
     given = Tradition.from_name(tradition) if isinstance(tradition, str) else tradition
     run, label = _run_and_label(src, tokens)
     if not run:
-        raise error_at(src, "no drum strokes (○ or □) found", _first_content(text))
+        raise error_at(src, _("no drum strokes (○ or □) found"), _first_content(text))
     if not any(t.kind is Kind.STROKE for t in run):
-        raise error_at(src, "no drum strokes (○ or □) found", run[0].offset)
+        raise error_at(src, _("no drum strokes (○ or □) found"), run[0].offset)
     _check_run(src, run)
     return build_pattern(src, run, _tradition(src, run, label, given), diagram, edition, label,
                          _notes_of_run(tokens, run))
@@ -199,24 +206,25 @@ def _run_and_label(src: SourceText, tokens: list[Token]) -> tuple[list[Token], T
     for tok in tokens:
         if tok.kind in _RUN_KINDS:
             if run_ended:
-                raise error_at(src, "strokes after the score label: the label stands before or "
-                               "after the whole pattern (use scan for a whole text)", tok.offset)
+                raise error_at(src, _("strokes after the score label: the label stands before or "
+                                      "after the whole pattern (use scan for a whole text)"), tok.offset)
             run.append(tok)
             run_started = True
         elif tok.kind is Kind.NOTE:
             continue
         elif tok.kind is Kind.UNCLOSED:
-            raise error_at(src, f"note opened with '{tok.text[0]}' is never closed", tok.offset)
+            raise error_at(src, _("note opened with '{bracket}' is never closed").format(bracket=tok.text[0]),
+                           tok.offset)
         elif tok.kind is Kind.TEXT:
             raise error_at(src, foreign_message(tok), tok.offset)
         elif tok.kind is Kind.HEADING:
             if run_started or label is not None:
-                raise error_at(src, f"heading '{tok.text}' must come before the strokes",
-                               tok.offset)
+                raise error_at(src, _("heading '{heading}' must come before the strokes").format(
+                    heading=tok.text), tok.offset)
         elif tok.kind is Kind.LABEL:
             if label is not None:
-                raise error_at(src, f"a second score label '{tok.text}': one pattern has one "
-                               "score", tok.offset)
+                raise error_at(src, _("a second score label '{label}': one pattern has one "
+                                      "score").format(label=tok.text), tok.offset)
             run_ended = run_started
             label = tok
     return run, label
@@ -227,13 +235,13 @@ def _tradition(src: SourceText, run: list[Token], label: Token | None,
     """The pattern's tradition: its label's or the one *given*, which must agree."""
     named = label.tradition if label else None
     if given is not None and named is not None and given is not named:
-        raise error_at(src, f"the label says {label.text} but the score given is {given.label}",
-                       label.offset)
+        raise error_at(src, _("the label says {label} but the score given is {given}").format(
+            label=label.text, given=given.label), label.offset)
     tradition = named or given
     if tradition is None:
         first = next(t for t in run if t.kind is Kind.STROKE)
-        raise error_at(src, "pattern has no score name: write 魯鼓 or 薛鼓 next to it, "
-                       "or give the score", first.offset)
+        raise error_at(src, _("pattern has no score name: write 魯鼓 or 薛鼓 next to it, "
+                              "or give the score"), first.offset)
     return tradition
 
 
@@ -241,7 +249,7 @@ def _check_run(src: SourceText, tokens: list[Token]) -> None:
     """Raise for a run that should be one pattern but is malformed."""
     strokes = [t for t in tokens if t.kind is Kind.STROKE]
     if not strokes:
-        raise error_at(src, "no drum strokes (○ or □) in the pattern", tokens[0].offset)
+        raise error_at(src, _("no drum strokes (○ or □) in the pattern"), tokens[0].offset)
     before = after = 0
     half: Token | None = None
     for tok in tokens:
@@ -249,21 +257,21 @@ def _check_run(src: SourceText, tokens: list[Token]) -> None:
             raise error_at(src, foreign_message(tok), tok.offset)
         if tok.kind is Kind.HALF:
             if half is not None:
-                raise error_at(src, "a second 半 in one pattern: every pattern has exactly one",
-                                tok.offset)
+                raise error_at(src, _("a second 半 in one pattern: every pattern has exactly one"),
+                               tok.offset)
             if before == 0:
-                raise error_at(src, "nothing before 半: the first part of the pattern is empty",
-                                tok.offset)
+                raise error_at(src, _("nothing before 半: the first part of the pattern is empty"),
+                               tok.offset)
             half = tok
         elif half is None:
             before += 1
         else:
             after += 1
     if half is None:
-        raise error_at(src, "no 半 in the pattern: every pattern has exactly one half marker",
+        raise error_at(src, _("no 半 in the pattern: every pattern has exactly one half marker"),
                        strokes[0].offset)
     if after == 0:
-        raise error_at(src, "nothing after 半: the half (played for 投壺) is empty", half.offset)
+        raise error_at(src, _("nothing after 半: the half (played for 投壺) is empty"), half.offset)
 
 
 def _first_content(text: str) -> int:

@@ -41,6 +41,7 @@ The caller can force one side with ``labels="after"`` or ``"before"``.
 
 from __future__ import annotations
 
+from ...i18n import _
 from .hidden import bracketed, hidden_notices, lost_symbols, unbracketed
 from .labels import LABEL_MODES, LabelMode, attach_labels, caption_lines, label_items
 from .lexer import SourceText, Token, paused_collector, tokenize
@@ -139,11 +140,12 @@ def _number(src: SourceText, assigned: list[tuple[Segment, Token]], edition: str
         pattern = build_pattern(src, seg.tokens, label.tradition, counters[label.tradition],
                                 edition, label, seg.notes + seg.trailing)
         for note in pattern.unread:
-            notice(f"{pattern.tradition.label} (diagram {pattern.diagram}): variant note not "
-                   f"read: {note.reason}", note.location.offset)
+            notice(_("{score} (diagram {diagram}): variant note not read: {reason}").format(
+                score=pattern.tradition.label, diagram=pattern.diagram, reason=note.reason),
+                note.location.offset)
         patterns.append(pattern)
     many = [t for t, n in counters.items() if n > 2]
     if many:
-        notice(f"{' and '.join(t.label for t in many)}: more than the chapter's two diagrams "
-               "found; numbered in order of appearance", None)
+        notice(_("{scores}: more than the chapter's two diagrams found; numbered in order of "
+                 "appearance").format(scores=_(" and ").join(t.label for t in many)), None)
     return patterns

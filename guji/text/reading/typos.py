@@ -11,6 +11,7 @@ mark, not part of a pattern. See :func:`~guji.text.reading.scan.scan`, step 2.
 
 from __future__ import annotations
 
+from ...i18n import _
 from .lexer import Kind, SourceText, Token
 from .parser import error_at, foreign_message, lookalike
 from .segments import Segment, glued
@@ -43,7 +44,7 @@ def check_typos(src: SourceText, pieces: list) -> None:
     if errors:
         tok = min(errors, key=lambda t: t.offset)
         if tok.kind is Kind.HALF:
-            raise error_at(src, "a second 半 in one pattern: every pattern has exactly one",
+            raise error_at(src, _("a second 半 in one pattern: every pattern has exactly one"),
                            tok.offset)
         raise error_at(src, foreign_message(tok), tok.offset)
 

@@ -26,29 +26,19 @@ def register(subparsers) -> None:
                     "missing and hits extra; then the strokes right, the mean and spread of the "
                     "deviation, rushing or dragging, and the worst places. The first hit anchors "
                     "time: it plays the first event (the first count-in click with --count-in, "
-<<<<<<< HEAD
                     "which the recording then holds). Without --interval or --bpm the tempo is "
-                    "found from the recording (and said).")
-    p.add_argument("recording", metavar="RECORDING", help="the recording (.wav, .flac, .ogg)")
-    p.add_argument("ids", nargs="+", metavar="ID", help="pattern ids, e.g. lu, xue:2")
-    add_timing_options(p)
-    p.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
-                   help=f"with several patterns, empty grid steps between them "
-                        f"(default {DEFAULT_GAP_STEPS}, as render and play)")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="also draw the report: FILE.svg, or FILE.png through a headless "
-                        "Chromium (each stroke's deviation along the pattern, its glyph on the "
-                        "axis; wrong drums, missing and extra strokes marked)")
-    p.add_argument("--scale", type=float, default=2.0, metavar="N",
-                   help="PNG pixels per drawing pixel (default 2)")
-=======
-                    "which the recording then holds)."))
+                    "found from the recording (and said)."))
     p.add_argument("recording", metavar="RECORDING", help=_("the recording (.wav, .flac, .ogg)"))
     p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu, xue:2"))
     add_timing_options(p)
     p.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
                    help=_('with several patterns, empty grid steps between them (default {default_gap_steps}, as render and play)').format(default_gap_steps=DEFAULT_GAP_STEPS))
->>>>>>> s23p
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help=_("also draw the report: FILE.svg, or FILE.png through a headless "
+                        "Chromium (each stroke's deviation along the pattern, its glyph on the "
+                        "axis; wrong drums, missing and extra strokes marked)"))
+    p.add_argument("--scale", type=float, default=2.0, metavar="N",
+                   help=_("PNG pixels per drawing pixel (default 2)"))
     add_json_option(p)
     add_input_options(p)
     p.set_defaults(func=run)

@@ -29,9 +29,9 @@ def register(subparsers) -> None:
                     "bytes as the commands. Ctrl-C stops it."),
         epilog=_("Example: guji studio mynotes.txt"))
     p.add_argument("files", nargs="*", metavar="FILE",
-def _port(port: int) -> int:
-    if not 0 <= port <= 65535:
-        raise UsageError(_('{port} is not a port number (0–65535)').format(port=port))
+                   help=_("text files to open (the studio reads only these and what you open in it)"))
+    p.add_argument("--port", type=checked(_port, int, N_("a port number")), default=0,
+                   help=_("the port on 127.0.0.1 (default: a free one)"))
     p.add_argument("--no-browser", action="store_true",
                    help=_("do not open the browser; just print the address"))
     add_force_option(p)

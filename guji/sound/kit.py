@@ -81,6 +81,9 @@ class Kit:
         ``"vary"`` (each stroke of a drum one of its variants, chosen by its
         place: :mod:`guji.sound.strokes`) or ``"exact"`` (every stroke the
         kit's own hit).
+    room:
+        ``"dry"``, ``"hall"``, ``"court"`` or an impulse response file
+        (:mod:`guji.sound.room`).
     """
 
     small: VoiceParams = DEFAULT_SMALL
@@ -90,6 +93,7 @@ class Kit:
     rate: int = RATE
     name: str = "default"
     strike: str = "vary"
+    room: str = "dry"
 
     def __getitem__(self, voice: Voice) -> VoiceParams:
         return getattr(self, _FIELD[Voice(voice)])

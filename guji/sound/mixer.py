@@ -56,6 +56,7 @@ from .headroom import CEILING_DBFS, channel_gains, exact_peaks
 from .kit import Kit, default_kit, one_shot
 from .oneshot import check_rate
 from .onsets import Track, TrackSet, hits_by_block
+from .room import room_response, wet_blocks, wet_peaks
 from .strokes import part_seed, variant_count, variant_table
 
 #: Default block length of the renderer, in frames.
@@ -159,13 +160,16 @@ class Mix:
         self._cue_pos = np.array(cue_pos, dtype=np.int64)[order]
         self._cue_kind = np.array(cue_kind, dtype=np.int64)[order]
         self._max_length = int(self._lengths.max())
-        self.frames = self._total_frames()
+        self.frames = self.dry_frames = self._total_frames()
+        self.room = room_response(self.kit.room, self.rate, self.channels)
+        if self.room is not None:          # the reverberation rings to its end
+            self.frames += len(self.room) - 1
         self.ceiling_dbfs = float(ceiling_dbfs)
         if gains is not None:
             self.peaks: tuple[float, ...] = ()
             self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
         else:
-            self.peaks = self._exact_peaks()
+            self.peaks = self._exact_peaks() if self.room is None else wet_peaks(self, self.room)
             self.gains = channel_gains(self.peaks, self.ceiling_dbfs)
 
     # -- set-up ------------------------------------------------------------
@@ -275,6 +279,8 @@ class Mix:
         if isinstance(block_frames, bool) or not isinstance(block_frames, int) or block_frames < 1:
             raise ValueError(f"block_frames must be a positive whole number, not {block_frames!r}")
         stop = self.frames if stop is None else min(stop, self.frames)
+        if self.room is not None:
+            return wet_blocks(self, self.room, block_frames, max(0, start), stop, self.gains)
         # blocks can repeat only when they start on grid steps
         remember = block_frames == self.step_frames() and (max(0, start) % block_frames == 0)
         return self._blocks(block_frames, max(0, start), stop, self.gains, remember)

@@ -217,7 +217,7 @@ def exact_peaks(mix, block_frames: int) -> tuple[float, ...]:
     peaks = np.zeros(mix.channels)
     for a, b in stretches(mix_windows(mix)):
         for block in mix._blocks(block_frames, a, b, gains=None):
-            np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)
+            np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)  # bytes as before
     return tuple(float(p) for p in peaks)
 
 

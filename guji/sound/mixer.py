@@ -55,6 +55,7 @@ from ..timing.score import Event
 from .headroom import CEILING_DBFS, channel_gains, exact_peaks
 from .kit import Kit, default_kit, one_shot
 from .oneshot import check_rate
+from .blocks import add_hits, block_key, block_peaks
 from .onsets import Track, TrackSet, hits_by_block
 from .room import room_response, wet_blocks, wet_peaks
 from .strokes import part_seed, variant_count, variant_table
@@ -136,6 +137,8 @@ class Mix:
         self.kit = kit if kit is not None else default_kit(self.rate)
         self.cues: tuple[Cue, ...] = self.performance.cues
         self._kind_ids: dict[tuple, int] = {}
+        self._made: dict[bytes, np.ndarray] = {}       # unscaled blocks the peak search made
+        self._made_frames = 0
         self._shots: list[np.ndarray] = []
         self._voices: list[Voice | None] = []
         for part in self.parts:
@@ -250,7 +253,14 @@ class Mix:
 
 
     def _exact_peaks(self) -> tuple[float, ...]:
-        """The exact peak of each channel (:func:`~guji.sound.headroom.exact_peaks`)."""
+        """The exact peak of each channel: of its distinct windows
+        (:func:`~guji.sound.headroom.exact_peaks`), or, when strokes vary on a
+        grid of whole blocks, of its distinct blocks, kept for the render
+        (:func:`~guji.sound.blocks.block_peaks`)."""
+        step = self.step_frames()
+        if self.kit.strike != "exact" and step is not None:
+            peaks, self._made, self._made_frames = *block_peaks(self, step, BLOCK_MEMORY), step
+            return peaks
         return exact_peaks(self, BLOCK_FRAMES)
 
     def sound_of(self, part_index: int, event_index: int) -> np.ndarray:
@@ -308,34 +318,26 @@ class Mix:
         gains = np.array(gains if scale else [1.0] * self.channels, dtype=np.float32)
         made: dict[bytes, np.ndarray] = {}
         room = BLOCK_MEMORY if remember else 0
+        before = self._made if remember and block_frames == self._made_frames else {}
         for b0, b1, hits in hits_by_block(self._tracks, self._cue_pos, self._cue_kind,
                                           self._max_length, start, stop, block_frames):
-            key = b"".join(len(p).to_bytes(8, "little") + (p - b0).tobytes() + k.tobytes()
-                           for p, k in hits) + (b1 - b0).to_bytes(8, "little") if remember else b""
+            key = block_key(b0, b1, hits) if remember else b""
             buf = made.get(key) if remember else None
             if buf is None:
-                buf = np.zeros((b1 - b0, self.channels), dtype=np.float32)
-                for positions, kinds in hits:
-                    self._add(buf, b0, b1, positions, kinds, self._shots)
-                if scale:
-                    buf *= gains
+                buf = before.get(key)                       # made by the peak search
+                if buf is None or scale:
+                    buf = np.zeros((b1 - b0, self.channels), dtype=np.float32) if buf is None \
+                        else buf.copy()
+                    if key not in before:
+                        for positions, kinds in hits:
+                            add_hits(buf, b0, b1, positions, kinds, self._shots)
+                    if scale:
+                        buf *= gains
                 buf.setflags(write=False)
                 if room >= buf.nbytes:
                     made[key] = buf
                     room -= buf.nbytes
             yield buf
-
-    @staticmethod
-    def _add(buf: np.ndarray, b0: int, b1: int, positions: np.ndarray, kinds: np.ndarray,
-             shots: list[np.ndarray]) -> None:
-        for p, k in zip(positions.tolist(), kinds.tolist()):
-            shot = shots[k]
-            a = p if p > b0 else b0
-            e = p + len(shot)
-            if e > b1:
-                e = b1
-            if e > a:
-                buf[a - b0:e - b0] += shot[a - p:e - p]
 
     def array(self, block_frames: int = BLOCK_FRAMES) -> np.ndarray:
         """The whole signal, ``(frames, channels)`` float32."""

@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UsageError
+from .blocks import channel_peaks
 
 #: The rooms by name (``dry``: none).
 ROOM_NAMES = ("dry", "hall", "court")
@@ -197,5 +198,5 @@ def wet_peaks(mix, ir: np.ndarray) -> tuple[float, ...]:
     """The exact peak of each channel of *mix* in the room (a whole render, not written)."""
     peaks = np.zeros(mix.channels)
     for block in wet_blocks(mix, ir, CONVOLVE_FRAMES, 0, mix.frames, None):
-        np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)
+        np.maximum(peaks, channel_peaks(block), out=peaks)
     return tuple(float(p) for p in peaks)

@@ -113,3 +113,18 @@ def test_a_room_that_is_not_one_is_one_line(tmp_path):
     run = guji(["render", "lu", "--room", "bad.wav", "-o", "a.wav"], tmp_path)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "a.wav").exists()
+
+
+def test_a_loop_in_a_room_rings_across_its_segments_as_one_render_would():
+    from guji.sound.feed import SEGMENT_SECONDS, loop_feed
+    from guji.timing.loop import Loop
+    from guji.timing.performance import as_performance
+    kit = dataclasses.replace(default_kit(8000), room="court")
+    loop = Loop(as_performance(Score(load("lu"), Rite.TOUHU, 0.3)))
+    feed = loop_feed(loop, kit=kit, rate=8000, channels=2, block_frames=1000)
+    blocks = iter(feed.blocks)
+    got = np.concatenate([next(blocks) for _ in range(200)])
+    assert len(got) > 2 * SEGMENT_SECONDS * 8000               # two segment boundaries at least
+    whole = Mix(loop.passes(0, 40), kit=kit, rate=8000, channels=2, gains=feed.gains)
+    want = np.concatenate(list(whole.blocks(1000)))[:len(got)]
+    assert np.max(np.abs(got - want)) < 1e-6

@@ -43,7 +43,7 @@ from .blocks import channel_peaks
 
 #: The rooms by name (``dry``: none).
 ROOM_NAMES = ("dry", "hall", "court")
-#: Samples of dry render convolved at a time.
+#: Frames of output given at a time; the FFT is at least twice as long.
 CONVOLVE_FRAMES = 65536
 #: The longest impulse response used, in seconds (a longer file is cut, faded).
 MAX_IR_SECONDS = 10.0
@@ -133,14 +133,17 @@ def _file_response(path: str, rate: int, channels: int) -> np.ndarray:
 class Convolver:
     """Overlap-add convolution of a stream of blocks with *ir* ``(taps, channels)``.
 
-    :meth:`feed` takes a block (at most :data:`CONVOLVE_FRAMES`) and returns as
+    :meth:`feed` takes a block (at most :attr:`block` frames) and returns as
     many output frames; :meth:`tail` the rest once the input has ended.
     """
 
-    def __init__(self, ir: np.ndarray, block: int = CONVOLVE_FRAMES):
+    def __init__(self, ir: np.ndarray):
         self.taps, self.channels = ir.shape
-        self.block = block
-        self.size = 1 << (block + self.taps - 1).bit_length()
+        # an FFT at least twice the response: each transform gives half its length
+        # or more in output (a hall: 2^18 points, 132,544 frames a block; four
+        # times would be a third quicker and take 10 MB more)
+        self.size = max(1 << (2 * self.taps - 1).bit_length(), 2 * CONVOLVE_FRAMES)
+        self.block = self.size - self.taps + 1
         # channels first: each FFT runs over contiguous samples, in float32
         self.spectrum = np.fft.rfft(np.ascontiguousarray(ir.T, dtype=np.float32), self.size)
         self.carry = np.zeros((self.channels, self.size), dtype=np.float32)
@@ -166,7 +169,7 @@ def wet_blocks(mix, ir: np.ndarray, block_frames: int, start: int, stop: int, ga
     first = max(0, start - len(ir) + 1)      # the dry frames still ringing at *start*
 
     def chunks():
-        for dry in mix._blocks(CONVOLVE_FRAMES, first, mix.dry_frames, None):
+        for dry in mix._blocks(conv.block, first, mix.dry_frames, None):
             yield conv.feed(dry)
         yield conv.tail()
 

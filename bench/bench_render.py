@@ -86,11 +86,12 @@ def child_maxrss(code: str) -> tuple[float, int]:
     return wall, usage.ru_maxrss * 1024      # Linux reports kilobytes
 
 
-def bench_speed(runs: int, folder: str | None = None) -> None:
+def bench_speed(runs: int, folder: str | None = None, room: str = "dry") -> None:
     import soundfile as sf
     score = long_score()
+    args = ARGS + ["--room", room]
     guji = str(Path(sys.executable).with_name("guji"))
-    print(f"score: guji render {' '.join(ARGS)}: {score.stroke_count} strokes, "
+    print(f"score: guji render {' '.join(args)}: {score.stroke_count} strokes, "
           f"{score.duration:.1f} s; 48 kHz stereo 16-bit WAV")
     fluidsynth = shutil.which("fluidsynth")
     if fluidsynth is None or not Path(SOUNDFONT).exists():
@@ -105,10 +106,10 @@ def bench_speed(runs: int, folder: str | None = None) -> None:
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         quiet = dict(check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         subprocess.run([guji, "midi", *ARGS, "-o", str(tmp / "in.mid")], **quiet)
-        subprocess.run([guji, "render", *ARGS, "-o", str(tmp / "guji.wav")], **quiet)
+        subprocess.run([guji, "render", *args, "-o", str(tmp / "guji.wav")], **quiet)
         frames = sf.info(str(tmp / "guji.wav")).frames
         commands = {
-            "guji render": [guji, "render", *ARGS, "-o", str(tmp / "guji.wav")],
+            "guji render": [guji, "render", *args, "-o", str(tmp / "guji.wav")],
             "fluidsynth -F": [fluidsynth, "-ni", "-q", "-r", str(RATE), "-F", str(tmp / "fs.wav"),
                               SOUNDFONT, str(tmp / "in.mid")],
             "silence writer": [sys.executable, "-c", SILENCE, str(tmp / "zeros.wav"), str(frames)],
@@ -119,7 +120,10 @@ def bench_speed(runs: int, folder: str | None = None) -> None:
                 t = time.perf_counter()
                 subprocess.run(argv, **quiet)
                 best[name] = min(best[name], time.perf_counter() - t)
-        inproc = best_of(runs, lambda: write_audio(tmp / "inproc.wav", score, rate=RATE))
+        import dataclasses
+        from guji.sound.kit import default_kit
+        kit = dataclasses.replace(default_kit(), room=room)
+        inproc = best_of(runs, lambda: write_audio(tmp / "inproc.wav", score, rate=RATE, kit=kit))
     for name, seconds in best.items():
         print(f"{name:<30}: {seconds:7.3f} s")
     print(f"{'guji write_audio (in-process)':<30}: {inproc:7.3f} s   "
@@ -128,7 +132,7 @@ def bench_speed(runs: int, folder: str | None = None) -> None:
     print(f"guji / silence (commands)     : {best['guji render'] / best['silence writer']:7.2f}×")
 
 
-def bench_memory(hours: float) -> None:
+def bench_memory(hours: float, room: str = "dry") -> None:
     pattern = load("lu:1")
     passes = math.ceil(hours * 3600 / (len(pattern.strokes) * 0.6))
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,15 +140,17 @@ def bench_memory(hours: float) -> None:
         code = textwrap.dedent(f"""
             from guji.text.reading.editions import load
             from guji.text.reading.notation import Rite
+            import dataclasses
             from guji.sound.files import write_audio
+            from guji.sound.kit import default_kit
             from guji.timing.score import Score
             score = Score(load("lu:1"), Rite.SHE, 0.6, repeat={passes})
-            write_audio({str(out)!r}, score)
+            write_audio({str(out)!r}, score, kit=dataclasses.replace(default_kit(), room={room!r}))
         """)
         _, base = child_maxrss("import numpy, soundfile, guji.sound.files")
         wall, rss = child_maxrss(code)
         size = out.stat().st_size
-        print(f"long render: {passes * len(pattern.strokes)} strokes, {passes * len(pattern.strokes) * 0.6 / 3600:.2f} h, "
+        print(f"long render (--room {room}): {passes * len(pattern.strokes)} strokes, {passes * len(pattern.strokes) * 0.6 / 3600:.2f} h, "
               f"WAV {size / 1e9:.2f} GB in {wall:.1f} s ({passes * len(pattern.strokes) * 0.6 / wall:.0f}× real time)")
         print(f"peak memory (ru_maxrss)       : {rss / 1e6:7.2f} MB   "
               f"(a child that only imports guji: {base / 1e6:.2f} MB)")
@@ -155,14 +161,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="timed runs (best is kept)")
     parser.add_argument("--hours", type=float, default=10.0, help="length of the long render")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--room", default="dry", help="the room of the renders (dry, hall, court)")
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--dir", help="where the speed test writes its files (e.g. /dev/shm, "
                                       "memory: the disk out of the comparison)")
     args = parser.parse_args()
     if not args.skip_speed:
-        bench_speed(args.runs, args.dir)
+        bench_speed(args.runs, args.dir, args.room)
     if not args.skip_memory:
-        bench_memory(args.hours)
+        bench_memory(args.hours, args.room)
 
 
 if __name__ == "__main__":

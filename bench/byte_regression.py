@@ -26,6 +26,9 @@ GUJI = str(Path(__file__).resolve().parents[1] / ".venv" / "bin" / "guji")
 #: Set GUJI_SOURCE to a checkout of another commit to write its outputs with this venv
 #: (``git archive COMMIT | tar -x -C DIR``).
 SOURCE = os.environ.get("GUJI_SOURCE")
+#: Set GUJI_SOUND_ARGS to options added to every command that makes sound (render,
+#: compare, page), e.g. ``--strike exact`` to compare today's sound with an older commit's.
+SOUND_ARGS = os.environ.get("GUJI_SOUND_ARGS", "").split()
 
 #: (name of the output, the command's arguments; OUT stands for the output path)
 COMMANDS = [
@@ -63,6 +66,8 @@ def write(folder: Path) -> None:
     for name, command in COMMANDS:
         out = folder / name
         args = [a.replace("OUT", str(out)) for a in command.split()]
+        if args[0] in ("render", "compare", "page"):
+            args += SOUND_ARGS
         env = dict(os.environ, PYTHONPATH=SOURCE) if SOURCE else None
         command = [sys.executable, "-m", "guji"] if SOURCE else [GUJI]
         run = subprocess.run([*command, *args], capture_output=True, text=True, env=env,

@@ -182,8 +182,13 @@ def test_alternate_midi_markers_say_the_round(tmp_path, lu):
 # -- renders (guji.sound.mixer) -----------------------------------------------------------
 
 def _render(parts, cues=(), channels=2):
+    """Every stroke the kit's own hit (``--strike exact``): a varied stroke is
+    chosen by its grid step, so B alone (from step 0) would sound other strokes."""
+    import dataclasses
+    from guji.sound.kit import default_kit
     from guji.sound.mixer import render_array
-    return render_array(parts, cues, rate=RATE, channels=channels)
+    exact = dataclasses.replace(default_kit(RATE), strike="exact")
+    return render_array(parts, cues, rate=RATE, channels=channels, kit=exact)
 
 
 def _pad(x, n):

@@ -5,6 +5,7 @@ Every file test writes a real file and reads it back with soundfile.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import tracemalloc
@@ -28,6 +29,8 @@ from guji.timing.performance import Cue, Part, Voice
 from guji.sound.kit import default_kit, one_shot
 
 CEILING = 10 ** (CEILING_DBFS / 20)
+#: Every stroke the kit's own hit (``--strike exact``), for tests of one hit's sound.
+EXACT = dataclasses.replace(default_kit(), strike="exact")
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +75,10 @@ def test_every_onset_is_on_its_exact_sample_in_the_file(tmp_path, lu):
     path = write_audio(tmp_path / "lu.wav", score, rate=rate, channels=1, subtype="float")
     x, file_rate = sf.read(path, dtype="float64")
     assert file_rate == rate
-    kit = default_kit()
+    mix = Mix(score, rate=rate, channels=1)       # each stroke's own variant of its drum
     for event in score:
         expected = round(score.time(event.index) * rate)
-        template = one_shot(kit, Voice.of(event.drum), rate)
+        template = mix.sound_of(0, event.index)[:, 0]
         assert onset_lag(x, template, expected) == 0, event
 
 
@@ -88,7 +91,7 @@ def test_onsets_do_not_drift_in_a_very_long_piece(lu):
     # adding up rounded gaps would have drifted by now: the test can tell
     assert index * round(score.interval * rate) != expected
     block = np.concatenate(list(mix.blocks(4096, start=expected - 2000, stop=expected + 4000)))
-    template = one_shot(default_kit(), Voice.of(score.drum_at(index)), rate)
+    template = mix.sound_of(0, index)[:, 0]
     assert onset_lag(block[:, 0], template, 2000) == 0
 
 
@@ -189,17 +192,19 @@ def test_ordinary_tempo_is_not_turned_down(lu):
     mix = Mix(Score(lu, Rite.SHE, 0.6, repeat=3), channels=1)
     assert mix.gains == (1.0,)
     # far apart, the peak is the louder drum's own level (鼓, -4 dBFS)
-    x = render_array(Score(lu, Rite.TOUHU, 3.0), channels=1)
+    x = render_array(Score(lu, Rite.TOUHU, 3.0), channels=1, kit=EXACT)
     assert peak_dbfs(x) == pytest.approx(default_kit().big.level, abs=1e-4)
 
 
 def test_a_channel_does_not_change_when_a_part_is_added_in_the_other(lu, xue):
     a = Score(lu, Rite.SHE, interval=0.01, repeat=4)       # both dense: both turned down,
     b = Score(xue, Rite.SHE, interval=0.007, repeat=4)     # by different gains
-    stereo = render_array([Part(a, "A", pan=-1.0), Part(b, "B", pan=1.0)], channels=2)
-    mono_a = render_array(a, channels=1)[:, 0]
-    mono_b = render_array(b, channels=1)[:, 0]
-    mix = Mix([Part(a, "A", pan=-1.0), Part(b, "B", pan=1.0)])
+    stereo = render_array([Part(a, "A", pan=-1.0), Part(b, "B", pan=1.0)], channels=2, kit=EXACT)
+    mono_a = render_array(Part(a, "A"), channels=1, kit=EXACT)[:, 0]   # the same parts
+    mono_b = render_array(Part(b, "B"), channels=1, kit=EXACT)[:, 0]
+    mix = Mix([Part(a, "A", pan=-1.0), Part(b, "B", pan=1.0)], kit=EXACT)
+    varied = [render_array(Part(a, "A", pan=-1.0), channels=2), render_array(Part(a, "A"), channels=1)]
+    assert np.array_equal(varied[0][:, 0], varied[1][:, 0])            # the same strokes too
     assert mix.gains[0] < 1 and mix.gains[1] < 1 and mix.gains[0] != mix.gains[1]
     n = max(len(mono_a), len(mono_b))
     assert len(stereo) == n
@@ -223,9 +228,9 @@ def test_pan_law():
 
 
 def test_each_drum_has_its_kit_pan_and_a_part_pan_overrides_it(lu):
-    kit = default_kit()
+    kit = EXACT
     score = Score(lu, Rite.TOUHU, interval=3.0)        # ○ at 0 s, □ at 3 s: no overlap
-    x = render_array(score, channels=2, rate=48000)
+    x = render_array(score, channels=2, rate=48000, kit=kit)
     for event in list(score)[:2]:
         p = round(event.time * 48000)
         seg = x[p:p + 2000]
@@ -438,7 +443,7 @@ def test_render_command_options(tmp_path, capsys, lu):
 def test_render_several_patterns_one_after_another(tmp_path, capsys, lu, xue):
     path = tmp_path / "both.wav"
     assert main(["render", "lu", "xue", "--gap", "2", "--interval", "0.4", "--channels", "1",
-                 "--bits", "float", "-o", str(path)]) == 0
+                 "--bits", "float", "--strike", "exact", "-o", str(path)]) == 0
     x, rate = sf.read(path, dtype="float64")
     first = Score(lu, Rite.TOUHU, 0.4)
     # on the one grid: two empty steps after the first pattern's last step
@@ -502,7 +507,7 @@ def test_pcm_files_hold_the_render_rounded_exactly(tmp_path, lu, name, subtype, 
 def test_a_block_that_recurs_is_made_once_and_is_the_same_samples(lu):
     """On the grid (0.6 s = 28,800 samples at 48 kHz) a long piece is a few distinct
     blocks given again; the signal equals a render in blocks that never line up."""
-    score = Score(lu, Rite.TOUHU, 0.6, repeat=40)
+    score = Score(lu, Rite.TOUHU, 0.6, repeat=80)     # strokes vary over 4 passes, then recur
     mix = Mix(score, rate=48000)
     assert mix.step_frames() == 28800
     blocks = list(mix.blocks())

@@ -35,6 +35,8 @@ from ..defaults import RATE
 from ..timing.events import Onset, events
 from ..timing.loop import Loop
 from ..timing.performance import Performance, Voice
+from .room import room_response
+from .strokes import variant_count
 from .kit import Kit, default_kit, one_shot
 from .mixer import Mix
 from .ring import Scheduled
@@ -107,7 +109,10 @@ def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = RATE, channels:
               block_frames: int = PLAY_BLOCK_FRAMES) -> Feed:
     """The endless feed of *loop*, rendered a segment at a time (see the module)."""
     kit = kit if kit is not None else default_kit(rate)
-    ring = max(len(one_shot(kit, v, rate)) for v in Voice)
+    ring = max(len(one_shot(kit, v, rate, n)) for v in Voice
+               for n in [None, *range(variant_count(kit[v], kit.strike))])
+    room = room_response(kit.room, rate, channels)
+    ring += 0 if room is None else len(room)        # the reverberation of earlier passes
     carry = math.ceil(ring / rate / loop.period)      # earlier passes still ringing
     per_segment = max(1, math.ceil(SEGMENT_SECONDS / loop.period))
     probe = Mix(loop.passes(0, carry + 2), kit=kit, rate=rate, channels=channels)

@@ -208,3 +208,32 @@ def stretches(windows: list[tuple[int, int]], gap: int = STRETCH_GAP) -> list[li
         else:
             merged.append([a, b])
     return merged
+
+
+def exact_peaks(mix, block_frames: int) -> tuple[float, ...]:
+    """The exact peak of each channel of *mix* (a :class:`~guji.sound.mixer.Mix`):
+    its distinct windows (:func:`mix_windows`), merged into stretches, rendered
+    by the mixer itself."""
+    peaks = np.zeros(mix.channels)
+    for a, b in stretches(mix_windows(mix)):
+        for block in mix._blocks(block_frames, a, b, gains=None):
+            np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)  # bytes as before
+    return tuple(float(p) for p in peaks)
+
+
+def mix_windows(mix) -> list[tuple[int, int]]:
+    """The first window of each distinct key of *mix*, walking its onsets a chunk at a time."""
+    lengths32 = mix._lengths.astype(np.int32)
+    L = mix._max_length
+    density = sum(1.0 / (tr.interval * mix.rate) for tr in mix._tracks)
+    chunk = chunk_frames(density, len(mix._tracks), L)
+    seen: set[bytes] = set()
+    windows: list[tuple[int, int]] = []
+    c1 = 0
+    while c1 < mix.frames:
+        # chunks end on an onset, so every window (but the first) starts on one
+        c0, c1 = c1, mix._next_onset(c1 + chunk)
+        pos, kind = mix._onsets(c0 - L + 1, c1)
+        if len(pos):
+            windows += distinct_windows(pos, kind, lengths32, c0, c1, L, seen)
+    return windows

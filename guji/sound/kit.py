@@ -50,6 +50,8 @@ from ..files import reason
 from ..timing.performance import VOICE_NAMES, Voice
 from .oneshot import check_rate, voice_one_shot
 from .recordings import RECORDING_EXTENSIONS
+from .kitdoc import PARAMETER_HELP, READINGS, TITLES as _TITLES
+from .strokes import stroke_params
 from .synth import DEFAULT_BIG, DEFAULT_CLICK, DEFAULT_CUE, DEFAULT_SMALL, VoiceParams
 
 try:  # Python 3.11+
@@ -76,6 +78,13 @@ class Kit:
         any rate).
     name:
         A name to show (the kit file's, or ``"default"``).
+    strike:
+        ``"vary"`` (each stroke of a drum one of its variants, chosen by its
+        place: :mod:`guji.sound.strokes`) or ``"exact"`` (every stroke the
+        kit's own hit).
+    room:
+        ``"dry"``, ``"hall"``, ``"court"`` or an impulse response file
+        (:mod:`guji.sound.room`).
     """
 
     small: VoiceParams = DEFAULT_SMALL
@@ -84,6 +93,8 @@ class Kit:
     cue: VoiceParams = DEFAULT_CUE
     rate: int = RATE
     name: str = "default"
+    strike: str = "vary"
+    room: str = "dry"
 
     def __getitem__(self, voice: Voice) -> VoiceParams:
         return getattr(self, _FIELD[Voice(voice)])
@@ -103,15 +114,17 @@ def default_kit(rate: int = RATE) -> Kit:
     return Kit(rate=check_rate(rate))
 
 
-def one_shot(kit: Kit | None, voice: Voice, rate: int) -> np.ndarray:
+def one_shot(kit: Kit | None, voice: Voice, rate: int, variant: int | None = None) -> np.ndarray:
     """The sound of one hit of *voice* in *kit* at *rate*: mono float32, read-only.
 
     Its first sample is the onset (a render puts it on sample
     ``round(t × rate)``); its peak is the voice's ``level``. The result is
-    cached: asking again costs nothing.
+    cached: asking again costs nothing. *variant*: one of the drum's strokes
+    (:func:`guji.sound.strokes.stroke_params`), ``None`` the kit's own hit.
     """
     kit = kit if kit is not None else default_kit()
-    return voice_one_shot(kit[Voice(voice)], rate)
+    params = kit[Voice(voice)]
+    return voice_one_shot(params if variant is None else stroke_params(params, variant), rate)
 
 
 # -- kit files -----------------------------------------------------------------
@@ -241,42 +254,32 @@ def _kit_from_directory(directory: Path, rate: int) -> Kit:
     entries = sorted(directory.iterdir())
     for voice, names in VOICE_NAMES.items():
         found = [e for e in entries if e.is_file() and e.suffix.lower() in RECORDING_EXTENSIONS
-                 and e.stem.lower() in names]
-        if len(found) > 1:
-            raise UsageError(_('{directory}: more than one recording of {value}: {value2}').format(directory=directory, value=voice.value, value2=', '.join((f.name for f in found))))
+                 and _take(e.stem.lower(), names) is not None]
+        numbers = [_take(e.stem.lower(), names) for e in found]
+        if len(set(numbers)) < len(numbers):
+            raise UsageError(f"{directory}: more than one recording of {voice.value}: "
+                             f"{', '.join(f.name for f in found)}")
         if not found:
             if voice in (Voice.SMALL, Voice.BIG):
                 wanted = " or ".join(f"{n}.wav" for n in names)
-                raise UsageError(_('{directory}: no recording of the {value} ({wanted}; .flac and .ogg also do)').format(directory=directory, value=voice.value, wanted=wanted))
+                raise UsageError(f"{directory}: no recording of the {voice.value} "
+                                 f"({wanted}, or {names[0]}-1.wav, {names[0]}-2.wav …; "
+                                 ".flac and .ogg also do)")
             continue
-        kit = kit.with_voice(voice, kit[voice].replace(sample=str(found[0].resolve())))
+        paths = [str(f.resolve()) for _n, f in sorted(zip(numbers, found))]
+        kit = kit.with_voice(voice, kit[voice].replace(sample=paths[0],
+                                                       more_samples=tuple(paths[1:])))
     return kit
 
 
-#: One line on each parameter, for the comments of a written kit file.
-PARAMETER_HELP: dict[str, str] = {
-    "fundamental": "Hz of the lowest mode",
-    "mode_ratios": "frequency of each mode / fundamental (membrane: Bessel zeros j_mn/j_01)",
-    "mode_gains": "amplitude of each mode at the strike (relative)",
-    "mode_decays": "seconds each mode takes to fall by 60 dB",
-    "pitch_fall": "the modes start this fraction sharp (0.06 = 6 %) ...",
-    "pitch_fall_time": "... and relax with this time constant (s)",
-    "noise_level": "stick noise burst: peak amplitude, in mode_gains units",
-    "noise_decay": "stick noise burst: decay time constant (s)",
-    "noise_cutoff": "stick noise burst: one-pole low-pass cut-off (Hz; 0 = white)",
-    "attack": "raised-cosine rise at the start (s)",
-    "length": "seconds of one hit (synthesis)",
-    "fade": "raised-cosine fade at the end (s)",
-    "level": "peak of one hit, dBFS",
-    "pan": "-1 left .. 0 centre .. +1 right",
-    "seed": "seed of the noise: same seed, same bytes",
-    "sample": "a recording (WAV/FLAC/OGG) to use instead of synthesis",
-}
-
-_TITLES = {Voice.SMALL: "鼙, the small drum (○): 其聲下，其音榻榻然 — soft, damped, flat",
-           Voice.BIG: "鼓, the big drum (□): 其聲高，其音鏜鏜然 — loud, ringing, booming",
-           Voice.CLICK: "the count-in click (not in the sources)",
-           Voice.CUE: "the cue bell (not in the sources)"}
+def _take(stem: str, names) -> int | None:
+    """The number of a recording named *stem* of a voice called *names*: 0 for
+    ``small``, *n* for ``small-n`` (one of several: :mod:`guji.sound.strokes`)."""
+    if stem in names:
+        return 0
+    name, dash, number = stem.rpartition("-")
+    return int(number) if dash and name in names and number.isdigit() and len(number) < 5 \
+        else None
 
 
 def _toml_value(value: Any) -> str:
@@ -305,10 +308,11 @@ def kit_to_toml(kit: Kit) -> str:
         lines += ["", f"# {_TITLES[voice]}", f"[{_FIELD[voice]}]"]
         for f in dataclasses.fields(VoiceParams):
             value = getattr(params, f.name)
-            if value is None:
+            if value is None or value == ():
                 continue
+            reading = READINGS.get(voice, {}).get(f.name)
             lines.append(f"{f.name:<{width}} = {_toml_value(value)}"
-                         f"  # {PARAMETER_HELP[f.name]}")
+                         f"  # {PARAMETER_HELP[f.name]}" + (f" — {reading}" if reading else ""))
     return "\n".join(lines) + "\n"
 
 

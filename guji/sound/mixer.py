@@ -16,18 +16,14 @@ never by adding up rounded gaps (:mod:`guji.sound.onsets`). One hit is the
 voice's one-shot (:func:`guji.sound.kit.one_shot`), whose first sample is the
 onset.
 
-Minus-one
----------
+Minus-one, pan and strokes
+--------------------------
 A part's muted drum (:attr:`Part.muted <guji.timing.performance.Part.muted>`)
-is silent (a one-sample silence in its place), or sounds the click with ghost
-clicks (:meth:`Part.pass_voices <guji.timing.performance.Part.pass_voices>`).
-
-Pan
----
-``Part.pan`` ``None`` gives each voice the kit's pan; a number pans the whole
-part, constant-power (:func:`pan_gains`): −1 is the left channel alone (gain
-exactly 1.0), 0 is 0.707 in each. A mono render ignores pan (every gain 1.0),
-so a render panned hard left has the mono render in its left channel.
+is silent, or sounds the click with ghost clicks. ``Part.pan`` ``None`` gives
+each voice the kit's pan; a number pans the whole part, constant-power
+(:func:`pan_gains`); a mono render ignores pan. Each stroke of a drum sounds
+one of the drum's variants, chosen by its place (:mod:`guji.sound.strokes`;
+``Kit.strike`` ``"exact"``: the kit's own hit).
 
 Headroom
 --------
@@ -40,9 +36,8 @@ The output is identical whatever ``block_frames``.
 
 Determinism
 -----------
-Seeded noise, one fixed order of summing whatever the block size, and a
-file writer (:mod:`guji.sound.files`) that writes nothing varying: the same
-command gives the same bytes.
+Seeded noise and strokes, one fixed order of summing whatever the block size,
+and a file writer that writes nothing varying: the same command, the same bytes.
 """
 
 from __future__ import annotations
@@ -55,19 +50,22 @@ import numpy as np
 from ..i18n import _
 from ..defaults import RATE
 from ..errors import UsageError
-from ..timing.performance import Cue, Part, Performance, Voice, as_performance
+from ..timing.performance import DRUMS, Cue, Part, Performance, Voice, as_performance
 from ..timing.events import pass_onsets
 from ..timing.score import Event
-from .headroom import CEILING_DBFS, channel_gains, chunk_frames, distinct_windows, stretches
+from .headroom import CEILING_DBFS, channel_gains, exact_peaks
 from .kit import Kit, default_kit, one_shot
 from .oneshot import check_rate
+from .blocks import add_hits, block_key, block_peaks
 from .onsets import Track, TrackSet, hits_by_block
+from .room import room_response, wet_blocks, wet_peaks
+from .strokes import part_seed, variant_count, variant_table
 
 #: Default block length of the renderer, in frames.
 BLOCK_FRAMES = 65536
 
 #: Bytes of distinct blocks a render keeps to give again (see :meth:`Mix.blocks`).
-BLOCK_MEMORY = 16 * 2**20
+BLOCK_MEMORY = 32 * 2**20
 
 
 def pan_gains(pan: float) -> tuple[float, float]:
@@ -139,7 +137,9 @@ class Mix:
         self.parts: tuple[Part, ...] = self.performance.parts
         self.kit = kit if kit is not None else default_kit(self.rate)
         self.cues: tuple[Cue, ...] = self.performance.cues
-        self._kind_ids: dict[tuple[Voice, tuple[float, ...]], int] = {}
+        self._kind_ids: dict[tuple, int] = {}
+        self._made: dict[bytes, np.ndarray] = {}       # unscaled blocks the peak search made
+        self._made_frames = 0
         self._shots: list[np.ndarray] = []
         self._voices: list[Voice | None] = []
         for part in self.parts:
@@ -151,25 +151,29 @@ class Mix:
             pass_kinds = np.array([self._kind(o.voice, part.pan) for o in pass_onsets(part)],
                                   dtype=np.int64)
             click = self._kind(Voice.CLICK, part.pan)
-            tracks.append((part.score, pass_kinds, click))
+            tracks.append((part.score, pass_kinds, click, part_seed(part.name)))
         cue_pos, cue_kind = [], []
         for cue in self.cues:
             cue_pos.append(round(cue.time * self.rate))
             cue_kind.append(self._kind(Voice.CUE, cue.pan))
+        table, counts = self._variants()
         self._lengths = np.array([len(s) for s in self._shots], dtype=np.int64)
-        self._tracks = TrackSet([Track(score, self.rate, pk, ck, self._lengths)
-                                 for score, pk, ck in tracks])
+        self._tracks = TrackSet([Track(score, self.rate, pk, ck, self._lengths, table, counts, seed)
+                                 for score, pk, ck, seed in tracks])
         order = np.argsort(np.array(cue_pos, dtype=np.int64), kind="stable")
         self._cue_pos = np.array(cue_pos, dtype=np.int64)[order]
         self._cue_kind = np.array(cue_kind, dtype=np.int64)[order]
         self._max_length = int(self._lengths.max())
-        self.frames = self._total_frames()
+        self.frames = self.dry_frames = self._total_frames()
+        self.room = room_response(self.kit.room, self.rate, self.channels)
+        if self.room is not None:          # the reverberation rings to its end
+            self.frames += len(self.room) - 1
         self.ceiling_dbfs = float(ceiling_dbfs)
         if gains is not None:
             self.peaks: tuple[float, ...] = ()
             self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
         else:
-            self.peaks = self._exact_peaks()
+            self.peaks = self._exact_peaks() if self.room is None else wet_peaks(self, self.room)
             self.gains = channel_gains(self.peaks, self.ceiling_dbfs)
 
     # -- set-up ------------------------------------------------------------
@@ -182,16 +186,32 @@ class Mix:
             gains = pan_gains(self.kit[voice].pan if pan is None else pan)
         if self.channels == 1 and voice is not None:
             gains = (1.0,)
-        key = (voice, gains)
+        return self._sound(voice, gains)
+
+    def _sound(self, voice: Voice | None, gains: tuple[float, ...], variant: int | None = None) -> int:
+        """Id of *voice* at channel *gains* as stroke *variant* (``None``: the kit's)."""
+        key = (voice, gains, variant)
         if key not in self._kind_ids:
             shot = (np.zeros(1, dtype=np.float32) if voice is None
-                    else one_shot(self.kit, voice, self.rate))
+                    else one_shot(self.kit, voice, self.rate, variant))
             scaled = shot[:, None] * np.array(gains, dtype=np.float32)[None, :]
             scaled.setflags(write=False)
             self._kind_ids[key] = len(self._shots)
             self._shots.append(scaled)
             self._voices.append(voice)
         return self._kind_ids[key]
+
+    def _variants(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The kinds each kind sounds as, and how many (:mod:`guji.sound.strokes`);
+        ``None`` when every stroke is the kit's own hit (``--strike exact``)."""
+        if self.kit.strike == "exact":
+            return None, None
+        rows = []
+        for voice, gains, _ in list(self._kind_ids):
+            n = variant_count(self.kit[voice], self.kit.strike) if voice in DRUMS else 1
+            rows.append([self._sound(voice, gains, v) for v in range(n)] if n > 1
+                        else [self._kind_ids[(voice, gains, None)]])
+        return variant_table(rows)
 
     def _total_frames(self) -> int:
         end = round(max((p.score.duration for p in self.parts), default=0.0) * self.rate)
@@ -234,30 +254,20 @@ class Mix:
 
 
     def _exact_peaks(self) -> tuple[float, ...]:
-        """The exact peak of each channel, from the distinct windows between onsets."""
-        peaks = np.zeros(self.channels)
-        # render the windows (merged into stretches) with the renderer itself
-        for a, b in stretches(self._distinct_windows()):
-            for block in self._blocks(BLOCK_FRAMES, a, b, gains=None):
-                np.maximum(peaks, np.abs(block).max(axis=0), out=peaks)
-        return tuple(float(p) for p in peaks)
+        """The exact peak of each channel: of its distinct windows
+        (:func:`~guji.sound.headroom.exact_peaks`), or, when strokes vary on a
+        grid of whole blocks, of its distinct blocks, kept for the render
+        (:func:`~guji.sound.blocks.block_peaks`)."""
+        step = self.step_frames()
+        if self.kit.strike != "exact" and step is not None:
+            peaks, self._made, self._made_frames = *block_peaks(self, step, BLOCK_MEMORY), step
+            return peaks
+        return exact_peaks(self, BLOCK_FRAMES)
 
-    def _distinct_windows(self) -> list[tuple[int, int]]:
-        """The first window of each distinct key, walking the onsets a chunk at a time."""
-        lengths32 = self._lengths.astype(np.int32)
-        L = self._max_length
-        density = sum(1.0 / (tr.interval * self.rate) for tr in self._tracks)
-        chunk = chunk_frames(density, len(self._tracks), L)
-        seen: set[bytes] = set()
-        windows: list[tuple[int, int]] = []
-        c1 = 0
-        while c1 < self.frames:
-            # chunks end on an onset, so every window (but the first) starts on one
-            c0, c1 = c1, self._next_onset(c1 + chunk)
-            pos, kind = self._onsets(c0 - L + 1, c1)
-            if len(pos):
-                windows += distinct_windows(pos, kind, lengths32, c0, c1, L, seen)
-        return windows
+    def sound_of(self, part_index: int, event_index: int) -> np.ndarray:
+        """The one-shot event *event_index* of part *part_index* sounds, ``(frames,
+        channels)``, scaled by its pan (not by the gains): its variant of the drum."""
+        return self._shots[int(self._tracks[part_index].kinds(event_index, event_index + 1)[0])]
 
     # -- rendering -----------------------------------------------------------
     def blocks(self, block_frames: int | None = None, start: int = 0,
@@ -280,6 +290,8 @@ class Mix:
         if isinstance(block_frames, bool) or not isinstance(block_frames, int) or block_frames < 1:
             raise ValueError(f"block_frames must be a positive whole number, not {block_frames!r}")
         stop = self.frames if stop is None else min(stop, self.frames)
+        if self.room is not None:
+            return wet_blocks(self, self.room, block_frames, max(0, start), stop, self.gains)
         # blocks can repeat only when they start on grid steps
         remember = block_frames == self.step_frames() and (max(0, start) % block_frames == 0)
         return self._blocks(block_frames, max(0, start), stop, self.gains, remember)
@@ -307,34 +319,26 @@ class Mix:
         gains = np.array(gains if scale else [1.0] * self.channels, dtype=np.float32)
         made: dict[bytes, np.ndarray] = {}
         room = BLOCK_MEMORY if remember else 0
+        before = self._made if remember and block_frames == self._made_frames else {}
         for b0, b1, hits in hits_by_block(self._tracks, self._cue_pos, self._cue_kind,
                                           self._max_length, start, stop, block_frames):
-            key = b"".join(len(p).to_bytes(8, "little") + (p - b0).tobytes() + k.tobytes()
-                           for p, k in hits) + (b1 - b0).to_bytes(8, "little") if remember else b""
+            key = block_key(b0, b1, hits) if remember else b""
             buf = made.get(key) if remember else None
             if buf is None:
-                buf = np.zeros((b1 - b0, self.channels), dtype=np.float32)
-                for positions, kinds in hits:
-                    self._add(buf, b0, b1, positions, kinds, self._shots)
-                if scale:
-                    buf *= gains
+                buf = before.get(key)                       # made by the peak search
+                if buf is None or scale:
+                    buf = np.zeros((b1 - b0, self.channels), dtype=np.float32) if buf is None \
+                        else buf.copy()
+                    if key not in before:
+                        for positions, kinds in hits:
+                            add_hits(buf, b0, b1, positions, kinds, self._shots)
+                    if scale:
+                        buf *= gains
                 buf.setflags(write=False)
                 if room >= buf.nbytes:
                     made[key] = buf
                     room -= buf.nbytes
             yield buf
-
-    @staticmethod
-    def _add(buf: np.ndarray, b0: int, b1: int, positions: np.ndarray, kinds: np.ndarray,
-             shots: list[np.ndarray]) -> None:
-        for p, k in zip(positions.tolist(), kinds.tolist()):
-            shot = shots[k]
-            a = p if p > b0 else b0
-            e = p + len(shot)
-            if e > b1:
-                e = b1
-            if e > a:
-                buf[a - b0:e - b0] += shot[a - p:e - p]
 
     def array(self, block_frames: int = BLOCK_FRAMES) -> np.ndarray:
         """The whole signal, ``(frames, channels)`` float32."""

@@ -19,6 +19,11 @@ import numpy as np
 from ..timing.score import Score
 
 
+#: A part's strokes vary over this many passes, then sound again (see
+#: :mod:`guji.sound.strokes`): a long piece stays a few distinct blocks.
+CYCLE_PASSES = 4
+
+
 class Track:
     """The onsets of one part: sample positions and sound kinds, by index, lazily.
 
@@ -35,10 +40,15 @@ class Track:
     lengths:
         The length (frames) of each sound kind's one-shot: how far back a
         stroke may still ring (:attr:`max_length`).
+    table, counts, seed:
+        The strokes that vary (:mod:`guji.sound.strokes`): row *k* of *table*
+        lists the kinds kind *k* sounds as (its first *counts[k]*), one chosen
+        by the stroke's grid step and the part's *seed*; ``None``: none varies.
     """
 
     def __init__(self, score: Score, rate: int, pass_kinds: np.ndarray, click_kind: int,
-                 lengths: Sequence[int]):
+                 lengths: Sequence[int], table: np.ndarray | None = None,
+                 counts: np.ndarray | None = None, seed: int = 0):
         self.score = score
         self.n = len(score)
         self.count_in = score.count_in
@@ -49,7 +59,10 @@ class Track:
         self.rate = float(rate)
         self.pass_kinds = pass_kinds
         self.click_kind = click_kind
+        self.table, self.counts, self.seed = table, counts, seed
         used = set(pass_kinds.tolist()) | ({click_kind} if self.count_in else set())
+        if table is not None:
+            used = {int(v) for k in used for v in table[k, :counts[k]]}
         self.max_length = int(max((lengths[k] for k in used), default=1))
 
     def position(self, i: int) -> int:
@@ -72,7 +85,12 @@ class Track:
         if len(self.pass_kinds) == 0:
             return np.full(len(idx), self.click_kind, dtype=np.int64)
         strokes = self.pass_kinds[(idx - self.count_in) % self.per_pass]
-        return np.where(idx < self.count_in, self.click_kind, strokes)
+        base = np.where(idx < self.count_in, self.click_kind, strokes)
+        if self.table is None:
+            return base
+        from .strokes import choose
+        steps = (idx + int(self.step)) % (CYCLE_PASSES * max(self.per_pass, 4))  # its place
+        return self.table[base, choose(self.seed, steps, self.counts[base])]
 
     def first_at_or_after(self, frame: int) -> int:
         """The first event index whose sample is ≥ *frame* (``n`` if none)."""

@@ -127,6 +127,13 @@ class VoiceParams:
         Seed of the noise generator (same seed, same noise, same bytes).
     sample:
         Path of a recording to use instead of synthesis, or ``None``.
+    more_samples:
+        More recordings of the same drum, taken with ``sample`` as its
+        strokes' variants (:mod:`guji.sound.strokes`).
+    variants, force_spread, strike_position, position_spread:
+        How strokes vary (:mod:`guji.sound.strokes`): how many different
+        strokes, ± dB of force, the radius (fraction, from the centre) where
+        ``mode_gains`` are heard, ± radius of the strike.
     """
 
     fundamental: float
@@ -145,6 +152,11 @@ class VoiceParams:
     pan: float = 0.0
     seed: int = 0
     sample: str | None = None
+    more_samples: tuple[str, ...] = ()
+    variants: int = 1
+    force_spread: float = 0.0
+    strike_position: float = 0.7
+    position_spread: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("mode_ratios", "mode_gains", "mode_decays"):
@@ -153,10 +165,12 @@ class VoiceParams:
                 raise ValueError(f"{name} must be a list of numbers")
             object.__setattr__(self, name, tuple(_number(name, v) for v in value))
         for name in ("fundamental", "pitch_fall", "pitch_fall_time", "noise_level", "noise_decay",
-                     "noise_cutoff", "attack", "length", "fade", "level", "pan"):
+                     "noise_cutoff", "attack", "length", "fade", "level", "pan", "force_spread",
+                     "strike_position", "position_spread"):
             object.__setattr__(self, name, _number(name, getattr(self, name)))
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be a whole number, 0 or more, not {self.seed!r}")
+        _variation_checks(self)
         n = len(self.mode_ratios)
         if n == 0:
             raise ValueError("mode_ratios must list at least one mode")
@@ -198,6 +212,18 @@ class VoiceParams:
         return dataclasses.replace(self, **changes)
 
 
+def _variation_checks(p: VoiceParams) -> None:
+    more = p.more_samples
+    if isinstance(more, (str, bytes)) or not all(isinstance(m, str) for m in more):
+        raise ValueError("more_samples must be a list of paths of recordings")
+    object.__setattr__(p, "more_samples", tuple(more))
+    _check(not isinstance(p.variants, bool) and isinstance(p.variants, int)
+           and 1 <= p.variants <= 64, "variants must be a whole number from 1 to 64")
+    _check(0 <= p.force_spread <= 12, "force_spread must be 0 to 12 dB")
+    _check(0 < p.strike_position < 1, "strike_position must be between 0 (centre) and 1 (rim)")
+    _check(0 <= p.position_spread < 0.5, "position_spread must be 0 or more, below 0.5")
+
+
 def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a number, not {value!r}")
@@ -232,6 +258,10 @@ DEFAULT_SMALL = VoiceParams(
     level=-10.0,
     pan=-0.3,
     seed=1,
+    variants=8,
+    force_spread=2.0,
+    strike_position=0.7,
+    position_spread=0.08,
 )
 
 #: 鼓, the big drum: louder (−4 dBFS), low (78 Hz) and booming, the fundamental
@@ -252,6 +282,10 @@ DEFAULT_BIG = VoiceParams(
     level=-4.0,
     pan=0.3,
     seed=2,
+    variants=8,
+    force_spread=2.0,
+    strike_position=0.7,
+    position_spread=0.08,
 )
 
 #: The count-in click: short, high and neutral (a wood-block tick), like

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from ...i18n import N_, _, ngettext
 from ...defaults import RATE
@@ -44,6 +45,13 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
     g.add_argument("--pan", action="append", default=[], metavar="VOICE=PAN",
                    help=_("place a voice from -1 (left) to 1 (right), e.g. --pan 鼙=-0.5 --pan "
                         "big=0.5 (voices: small/鼙, big/鼓, click, cue); overrides the kit"))
+    g.add_argument("--strike", choices=("vary", "exact"), default="vary",
+                   help="vary: each stroke of a drum a little harder or softer, nearer the rim "
+                        "or the centre, chosen by its place (the same bytes every time; "
+                        "default); exact: every stroke the kit's identical hit")
+    g.add_argument("--room", default="dry", metavar="dry|hall|court|FILE",
+                   help="dry (default: the drums close, in no room), hall (堂上: RT60 1.8 s), "
+                        "court (庭中: the courtyard, RT60 0.7 s) or an impulse response file")
 
 
 def kit_from_args(args: argparse.Namespace):
@@ -62,7 +70,8 @@ def kit_from_args(args: argparse.Namespace):
         except UsageError as e:
             raise UsageError(f"--pan {item!r}: {e}" if "--pan" not in str(e) else str(e)) from None
         kit = kit.with_voice(voice, kit[voice].replace(pan=pan))
-    return kit
+    return dataclasses.replace(kit, strike=getattr(args, "strike", "vary"),
+                               room=getattr(args, "room", "dry"))
 
 
 def _check_rate(rate: int) -> int:

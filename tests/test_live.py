@@ -110,7 +110,9 @@ def test_strokes_recorded_on_the_grid_and_json_lines_when_heard(sink, tmp_path):
     assert first_sound < 4.0
 
 
-def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
+def _loop_until_ctrl_c(sink, tmp_path):
+    """``guji play lu --loop --interval 0.3 --json`` until 36 strokes were heard,
+    then SIGINT: (exit status, JSON lines, stderr, recording)."""
     rec = sink.record(tmp_path / "loop.wav")
     rec.wait_for_audio()
     p = subprocess.Popen(guji("play", "lu", "--loop", "--interval", "0.3", "--json"),
@@ -125,18 +127,50 @@ def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
     rest, err = p.communicate(timeout=30)
     time.sleep(0.1)
     rec.stop()
-    assert p.returncode == 130
-    assert err.rstrip().endswith("guji: interrupted") and "Traceback" not in err
-    assert [j["loop"] for j in lines] == [1] * 12 + [2] * 12 + [3] * 12
-    assert [j["index"] for j in lines] == list(range(36))
-    assert [j["time"] for j in lines] == pytest.approx([0.3 * i for i in range(36)])
-    onsets = detect_onsets(rec.samples, RATE)[:36]
-    assert len(onsets) == 36
-    gaps = np.diff(onsets)
-    # across both seams (strokes 12 → 13 and 24 → 25) the interval is the interval
-    print(f"\nloop: gaps at the seams {gaps[11]:.5f} s, {gaps[23]:.5f} s; all within "
-          f"{np.abs(gaps - 0.3).max() * 1000:.3f} ms of 0.3 s")
-    assert np.abs(gaps - 0.3).max() <= 0.001
+    return p.returncode, lines, err, rec
+
+
+#: Tries of the loop at most: a try in which guji says the sound was disturbed
+#: downstream cannot show the seams, and another is made.
+LOOP_TRIES = 4
+
+
+def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
+    """The seams of a loop are heard on the grid (within 1 ms: the recording's
+    onsets land on its 0.5-ms hops), and Ctrl-C ends it with its one line.
+
+    Under load (two busy loops beside the suite) the server or ALSA's
+    ``pulse`` plugin now and then inserts silence after guji's callback
+    (measured: 1 run in 3, 60–515 ms; guji's own feed was never late). The
+    recording then shows strokes off the grid, and guji says so before its
+    "interrupted" (``guji: playback: … gaps downstream``). Such a try cannot
+    show the seams; it must have been said (checked), and the loop is tried
+    again. A disturbance guji did not say fails the test, as a wrong seam does."""
+    disturbed = []
+    for attempt in range(LOOP_TRIES):
+        code, lines, err, rec = _loop_until_ctrl_c(sink, tmp_path)
+        assert code == 130
+        said = err.rstrip().splitlines()
+        assert said[-1] == "guji: interrupted" and "Traceback" not in err, err
+        assert all(line.startswith("guji: playback: ") for line in said[:-1]), err
+        assert [j["loop"] for j in lines] == [1] * 12 + [2] * 12 + [3] * 12
+        assert [j["index"] for j in lines] == list(range(36))
+        assert [j["time"] for j in lines] == pytest.approx([0.3 * i for i in range(36)])
+        onsets = detect_onsets(rec.samples, RATE)
+        gaps = np.diff(onsets[:36])
+        off = np.abs(gaps - 0.3).max() if len(gaps) else 1.0
+        if len(said) > 1:                 # guji said the output was disturbed
+            disturbed.append(said[0])
+            print(f"\nloop try {attempt + 1}: {said[0]} (recording: {len(onsets)} onsets, "
+                  f"{off * 1000:.0f} ms off the grid)")
+            continue
+        # nothing said: the recording must be the grid, seams included
+        assert len(onsets) >= 36, (onsets, err)
+        print(f"\nloop try {attempt + 1}: gaps at the seams {gaps[11]:.5f} s, "
+              f"{gaps[23]:.5f} s; all within {off * 1000:.3f} ms of 0.3 s")
+        assert off <= 0.001, (np.round(gaps, 4), err)
+        return
+    pytest.fail(f"every one of {LOOP_TRIES} tries was disturbed downstream: {disturbed}")
 
 
 # -- what the player hands PortAudio is the render, sample for sample -----------------------

@@ -75,17 +75,22 @@ def run_transport(transport, outputs: Outputs):
     """Start *transport*, read keys while it plays, wait for its end; its report.
 
     ``q`` quits (the report says so; the command exits 0); Ctrl-C stops the
-    transport, closes it and goes on as a KeyboardInterrupt (exit 130)."""
+    transport, closes it and goes on as a KeyboardInterrupt (exit 130) — after
+    saying the trouble the report found, if any (a loop ends only so, and a
+    gap heard in it is said as it would be at the end of a piece)."""
     with Keys(transport, on_pause=outputs.set_paused):
         transport.start()
         try:
             while not transport.wait(0.1):
                 pass
             report = transport.close()
-        except BaseException:
+        except BaseException as e:
             transport.quit()
+            report = None
             with contextlib.suppress(Exception):
-                transport.close()
+                report = transport.close()
+            if isinstance(e, KeyboardInterrupt) and report is not None and report.troubled:
+                print(f"guji: playback: {report.summary()}", file=sys.stderr)
             raise
         finally:
             outputs.close()

@@ -69,6 +69,24 @@ def guji(*args: str) -> list[str]:
     return [sys.executable, "-m", "guji", *args]
 
 
+def stamped_lines(p) -> list[tuple[float, dict]]:
+    """The JSON lines of *p*, each with the monotonic time this test read it.
+
+    Read at real-time priority (``SCHED_FIFO``, where allowed: root, as
+    guji's own announcer): the stamp is then the moment guji wrote the line,
+    within a millisecond. A normal thread beside two busy loops woke up to
+    180 ms late, which measured this test's reading, not guji (a MIDI note
+    "180 ms before its line")."""
+    from guji.realtime import ANNOUNCER_PRIORITY, make_realtime
+    before = os.sched_getscheduler(0), os.sched_getparam(0)
+    made = make_realtime(ANNOUNCER_PRIORITY)
+    try:
+        return [(time.monotonic(), json.loads(line)) for line in p.stdout]
+    finally:
+        if made:
+            os.sched_setscheduler(0, before[0], before[1])
+
+
 def run_recorded(sink, tmp_path, *args: str):
     """Run ``guji play … --json`` on the sink while recording its monitor:
     (exit status, [(arrival, json line)], stderr, recording, spawn time)."""
@@ -78,7 +96,7 @@ def run_recorded(sink, tmp_path, *args: str):
     p = subprocess.Popen(guji("play", *args, "--json"), env=sink.child_env(), cwd=OUTSIDE,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    lines = [(time.monotonic(), json.loads(line)) for line in p.stdout]
+    lines = stamped_lines(p)
     err = p.stderr.read()
     code = p.wait(60)
     time.sleep(0.1)
@@ -388,6 +406,14 @@ class Receiver:
         self.port.open_virtual_port("recv")
         self.name = f"{name}:recv"
 
+    def wait_for_notes(self, n: int, timeout: float = 5.0) -> None:
+        """Until *n* notes have come in (the last one's callback may still be on its
+        way when guji exits: under load it ran more than 0.1 s after, and a test
+        that waited 0.1 s counted 11 of 12), or *timeout* seconds."""
+        deadline = time.monotonic() + timeout
+        while len(self.notes_on()) < n and time.monotonic() < deadline:
+            time.sleep(0.005)
+
     def close(self):
         self.port.close_port()
         self.port.delete()
@@ -404,7 +430,7 @@ def test_midi_out_sends_every_note_on_time(jack):
         r = subprocess.run(guji("play", "lu", "--midi-out", "gujitest", "--no-audio", "--quiet"),
                            env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
                            timeout=60)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(LU))
     finally:
         receiver.close()
     assert {"name": receiver.name, "system": "JACK"} in json.loads(ports.stdout)
@@ -433,7 +459,7 @@ def test_midi_out_leaves_the_muted_drum_out(jack, ghost):
                                 *(["--ghost", "click"] if ghost else [])),
                            env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
                            timeout=60)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(LU) if ghost else LU.count("○"))
     finally:
         receiver.close()
     assert r.returncode == 0 and r.stderr == "", r.stderr
@@ -450,10 +476,10 @@ def test_sound_and_midi_together(sink, jack, tmp_path):
         p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--json", "--midi-out",
                                   "gujiboth"), env=env, cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        lines = [(time.monotonic(), json.loads(line)) for line in p.stdout]
+        lines = stamped_lines(p)
         err = p.stderr.read()
         p.wait(60)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(lines))
     finally:
         receiver.close()
     assert p.returncode == 0 and tools.without_honest_reports(err) == "", err
@@ -549,6 +575,51 @@ def test_a_server_killed_mid_play_is_one_line_and_a_failure(server):
     assert seconds <= 2.0
 
 
+@pytest.mark.parametrize("command", ["compare", "demo"])
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_compare_and_demo_say_a_killed_server_in_play_s_words(command, verbose):
+    """``compare`` and ``demo`` play as ``play`` does: a server killed mid-play is
+    one line in words, exit 1; PortAudio's and ALSA's own lines (``Expression
+    'alsa_snd_pcm_…' failed in 'src/hostapi/alsa/pa_linux_alsa.c'``, which got
+    through before) only with --verbose."""
+    need(pulse.missing())
+    own = pulse.PulseSink("gujikill2").start()
+    args = (["compare", "lu", "xue", "--interval", "0.3"] if command == "compare"
+            else ["demo", "--interval", "0.3"])
+    p = subprocess.Popen(guji(*args, *(["--verbose"] if verbose else [])), env=own.child_env(),
+                         cwd=OUTSIDE, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        seen = []
+        while sum(" 鼙 " in line or " 鼓 " in line for line in seen) < 3:
+            line = p.stderr.readline()
+            assert line, seen
+            seen.append(line)
+        own.proc.kill()
+        try:
+            err = p.communicate(timeout=10)[1]
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            pytest.fail(f"guji {command} hung after its sound server was killed")
+    finally:
+        own.stop()
+    words = [line for line in err.splitlines() if line.startswith("guji: ")]
+    print(f"\n{command} {'--verbose ' if verbose else ''}killed: exit {p.returncode}: {words}")
+    assert p.returncode == 1, err
+    assert any(w.startswith("guji: the sound output stopped after stroke ") for w in words), err
+    raw = [line for line in err.splitlines()
+           if "Expression" in line or "pa_linux_alsa" in line or "snd_pcm" in line]
+    if verbose:
+        assert all(line.startswith("guji: the sound system said: ") for line in raw), err
+    else:
+        assert raw == [], err
+    # no line but the display's and guji's own words
+    assert all(line.startswith("guji: ") or " 鼙 " in line or " 鼓 " in line or not line.strip()
+               or line.startswith(("compare ", "魯鼓", "薛鼓"))
+               for line in err.splitlines()), err
+
+
 def test_the_raw_words_of_the_sound_system_with_verbose(sink):
     own = pulse.PulseSink("gujiverbose").start()
     try:
@@ -608,7 +679,7 @@ def test_the_library_plays_with_midi_out(jack):
     try:
         perf = guji.lay_out([load("lu")], guji.Timing(interval=0.05)).muting("鼓", ghost=True)
         report = guji.play(perf, audio=False, midi_out="gujilib", on_stroke=heard.append)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(LU))
     finally:
         receiver.close()
     assert report.sent == 2 * len(LU) and not report.quit

@@ -24,6 +24,7 @@ import json
 import sys
 from typing import Any, Iterator, Sequence, TextIO
 
+from ..errors import GujiError
 from ..library_messages import StderrCapture
 from ..timing.events import Onset
 from .keys import Keys
@@ -123,6 +124,33 @@ def report_lines(report, caught: Sequence[str], verbose: bool = True) -> list[st
         lines.append(f"guji: the sound system said {len(said)} thing(s) while playing: "
                      f"{said[0].strip()}{more}")
     return lines
+
+
+class Played:
+    """What :func:`playing_quietly` holds: the report, once playback has ended."""
+    report = None
+
+
+@contextlib.contextmanager
+def playing_quietly(verbose: bool = False) -> Iterator[Played]:
+    """For the commands that play besides ``play`` (compare, demo): PortAudio's
+    and ALSA's own lines are caught while playing and said as ``play`` says
+    them — the playback's trouble and how many lines the sound system printed
+    (the lines themselves with *verbose*), after a failure too (its words are
+    the error's). Set :attr:`Played.report` inside."""
+    played = Played()
+    with sound_system_quiet() as caught:
+        try:
+            yield played
+        except GujiError as e:
+            if verbose and getattr(e, "detail", None):
+                print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
+            if verbose:
+                for line in caught.lines:
+                    if line.strip():
+                        print(f"guji: the sound system said: {line.strip()}", file=sys.stderr)
+            raise
+    print_report(played.report, caught.lines, verbose=verbose)
 
 
 def print_report(report, caught: Sequence[str], verbose: bool = False) -> None:

@@ -575,6 +575,37 @@ def test_a_server_killed_mid_play_is_one_line_and_a_failure(server):
     assert seconds <= 2.0
 
 
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_jack_killed_mid_midi_play_is_one_line_and_a_failure(verbose):
+    """MIDI-only ``guji play`` on a JACK port whose server is stopped after stroke 3:
+    it says so in words and exits 1 within two seconds (it played on to its end
+    and exited 0 before: rtmidi's JACK output says nothing when its server goes);
+    libjack's own lines ("JackSocketClientChannel read fail") only with --verbose."""
+    need(jack_server.missing())
+    own = jack_server.JackServer().start()
+    receiver = Receiver("gujigone")          # left open: its server is gone
+    try:
+        p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--midi-out", "gujigone",
+                                  "--no-audio", "--json", *(["--verbose"] if verbose else [])),
+                             env=own.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # SIGTERM, not SIGKILL: see test_a_server_killed_mid_play_is_one_line_and_a_failure
+        code, err, seconds = _kill_and_wait(p, own, signal.SIGTERM)
+    finally:
+        own.stop()
+    print(f"\nJACK stopped after stroke 3 of MIDI-only play: exit {code} {seconds:.2f} s later")
+    lines = err.strip().splitlines()
+    assert code == 1, err
+    assert lines[-1] == "guji: the MIDI port stopped after stroke 3 of 12", err
+    if verbose:
+        assert all(line.startswith("guji: the sound system said: ") for line in lines[:-1]), err
+        assert any("JACK server shut down" in line for line in lines), err
+    else:
+        assert lines == ["guji: the MIDI port stopped after stroke 3 of 12"], err
+    assert seconds <= 2.0
+    assert len(receiver.notes_on()) <= 4          # nothing was played on after the stop
+
+
 @pytest.mark.parametrize("command", ["compare", "demo"])
 @pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
 def test_compare_and_demo_say_a_killed_server_in_play_s_words(command, verbose):

@@ -32,6 +32,7 @@ import time
 import numpy as np
 import pytest
 
+from guji.sound.clock import JUMP
 from guji.text.reading.editions import load
 from guji.text.reading.notation import Rite
 from live import jack as jack_server
@@ -163,7 +164,9 @@ def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
     recording then shows strokes off the grid, and guji says so before its
     "interrupted" (``guji: playback: … gaps downstream``). Such a try cannot
     show the seams; it must have been said (checked), and the loop is tried
-    again. A disturbance guji did not say fails the test, as a wrong seam does."""
+    again. A disturbance guji did not say fails the test, as a wrong seam does,
+    unless it is under the size guji can tell from its clock's jitter (JUMP):
+    then another try."""
     disturbed = []
     for attempt in range(LOOP_TRIES):
         code, lines, err, rec = _loop_until_ctrl_c(sink, tmp_path)
@@ -186,7 +189,14 @@ def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
         assert len(onsets) >= 36, (onsets, err)
         print(f"\nloop try {attempt + 1}: gaps at the seams {gaps[11]:.5f} s, "
               f"{gaps[23]:.5f} s; all within {off * 1000:.3f} ms of 0.3 s")
-        assert off <= 0.001, (np.round(gaps, 4), err)
+        # a disturbance guji cannot tell from its clock's jitter (under JUMP, 15 ms;
+        # seen: one of 10 ms in 1 try of 10) is another try; a seam wrong in every try,
+        # or a larger gap guji did not say, fails
+        assert off <= JUMP, (np.round(gaps, 4), err)
+        if off > 0.001:
+            disturbed.append(f"{off * 1000:.0f} ms unsaid (under guji's {JUMP * 1000:.0f}-ms "
+                             "threshold)")
+            continue
         return
     pytest.fail(f"every one of {LOOP_TRIES} tries was disturbed downstream: {disturbed}")
 

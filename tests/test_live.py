@@ -149,6 +149,10 @@ def _loop_until_ctrl_c(sink, tmp_path):
     return p.returncode, lines, err, rec
 
 
+#: Seconds from the first stroke heard during which guji's output clock settles
+#: (:class:`guji.sound.clock.OutputClock`'s *settle*: twice the latency of 0.2 s and 0.05).
+SETTLING = 2 * 0.2 + 0.05
+
 #: Tries of the loop at most: a try in which guji says the sound was disturbed
 #: downstream cannot show the seams, and another is made.
 LOOP_TRIES = 4
@@ -170,7 +174,7 @@ def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
     disturbed = []
     for attempt in range(LOOP_TRIES):
         code, lines, err, rec = _loop_until_ctrl_c(sink, tmp_path)
-        assert code == 130
+        assert code == 130, err
         said = err.rstrip().splitlines()
         assert said[-1] == "guji: interrupted" and "Traceback" not in err, err
         assert all(line.startswith("guji: playback: ") for line in said[:-1]), err
@@ -189,13 +193,16 @@ def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
         assert len(onsets) >= 36, (onsets, err)
         print(f"\nloop try {attempt + 1}: gaps at the seams {gaps[11]:.5f} s, "
               f"{gaps[23]:.5f} s; all within {off * 1000:.3f} ms of 0.3 s")
-        # a disturbance guji cannot tell from its clock's jitter (under JUMP, 15 ms;
-        # seen: one of 10 ms in 1 try of 10) is another try; a seam wrong in every try,
-        # or a larger gap guji did not say, fails
-        assert off <= JUMP, (np.round(gaps, 4), err)
-        if off > 0.001:
-            disturbed.append(f"{off * 1000:.0f} ms unsaid (under guji's {JUMP * 1000:.0f}-ms "
-                             "threshold)")
+        # a disturbance guji cannot tell — under its clock's jitter (JUMP, 15 ms; seen: one
+        # of 10 ms in 1 try of 10) or while its clock settles (the first SETTLING s, where a
+        # move is the stream's start-up; seen: 30–37 ms between strokes 1 and 2) — is
+        # another try; a seam wrong in every try, or a larger gap guji did not say, fails
+        wrong = np.flatnonzero(np.abs(gaps - 0.3) > 0.001)
+        late = [i for i in wrong if onsets[i] - onsets[0] >= SETTLING]
+        assert not late or np.abs(gaps[late] - 0.3).max() <= JUMP, (np.round(gaps, 4), err)
+        if len(wrong):
+            disturbed.append(f"{off * 1000:.0f} ms unsaid after stroke(s) {list(wrong + 1)}")
+            print(f"loop try {attempt + 1}: {disturbed[-1]}")
             continue
         return
     pytest.fail(f"every one of {LOOP_TRIES} tries was disturbed downstream: {disturbed}")

@@ -29,7 +29,11 @@ those reports into one line, ``heard(p) = base + p / rate`` for output frame
   the first callback that comes paced (half a block or more after the one
   before) or that finds the buffer already taken (*buffer* seconds and a
   block handed over): the estimates made before it are dropped, and moves
-  count as jumps only :attr:`OutputClock.settle` seconds after it.
+  count as jumps only :attr:`OutputClock.settle` seconds after it. (The
+  announcer does not wait for it: where the stream starts on time — a sound
+  card, a sink already running — the first paced callback comes a block
+  after the first frame is heard, and the first stroke would be said 50 ms
+  late; on an idle desktop sink the first lines may come early instead.)
 * A host API without DAC times (the times are zero, or absurd) falls back on
   the callback's own arrival time.
 

@@ -231,9 +231,6 @@ class Player:
                 return
             frame, payload = item
             while not self._quit.is_set():
-                if not self._clock.running:       # still filling: not yet the device's clock
-                    self._quit.wait(0.01)
-                    continue
                 heard = self._clock.heard(frame)
                 delay = heard - time.monotonic()
                 if delay <= 0:

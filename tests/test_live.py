@@ -32,6 +32,7 @@ import time
 import numpy as np
 import pytest
 
+from guji.sound.clock import CLOCK_WINDOW, JUMP
 from guji.text.reading.editions import load
 from guji.text.reading.notation import Rite
 from live import jack as jack_server
@@ -69,6 +70,24 @@ def guji(*args: str) -> list[str]:
     return [sys.executable, "-m", "guji", *args]
 
 
+def stamped_lines(p) -> list[tuple[float, dict]]:
+    """The JSON lines of *p*, each with the monotonic time this test read it.
+
+    Read at real-time priority (``SCHED_FIFO``, where allowed: root, as
+    guji's own announcer): the stamp is then the moment guji wrote the line,
+    within a millisecond. A normal thread beside two busy loops woke up to
+    180 ms late, which measured this test's reading, not guji (a MIDI note
+    "180 ms before its line")."""
+    from guji.realtime import ANNOUNCER_PRIORITY, make_realtime
+    before = os.sched_getscheduler(0), os.sched_getparam(0)
+    made = make_realtime(ANNOUNCER_PRIORITY)
+    try:
+        return [(time.monotonic(), json.loads(line)) for line in p.stdout]
+    finally:
+        if made:
+            os.sched_setscheduler(0, before[0], before[1])
+
+
 def run_recorded(sink, tmp_path, *args: str):
     """Run ``guji play … --json`` on the sink while recording its monitor:
     (exit status, [(arrival, json line)], stderr, recording, spawn time)."""
@@ -78,7 +97,7 @@ def run_recorded(sink, tmp_path, *args: str):
     p = subprocess.Popen(guji("play", *args, "--json"), env=sink.child_env(), cwd=OUTSIDE,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    lines = [(time.monotonic(), json.loads(line)) for line in p.stdout]
+    lines = stamped_lines(p)
     err = p.stderr.read()
     code = p.wait(60)
     time.sleep(0.1)
@@ -110,7 +129,9 @@ def test_strokes_recorded_on_the_grid_and_json_lines_when_heard(sink, tmp_path):
     assert first_sound < 4.0
 
 
-def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
+def _loop_until_ctrl_c(sink, tmp_path):
+    """``guji play lu --loop --interval 0.3 --json`` until 36 strokes were heard,
+    then SIGINT: (exit status, JSON lines, stderr, recording)."""
     rec = sink.record(tmp_path / "loop.wav")
     rec.wait_for_audio()
     p = subprocess.Popen(guji("play", "lu", "--loop", "--interval", "0.3", "--json"),
@@ -125,18 +146,70 @@ def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
     rest, err = p.communicate(timeout=30)
     time.sleep(0.1)
     rec.stop()
-    assert p.returncode == 130
-    assert err.rstrip().endswith("guji: interrupted") and "Traceback" not in err
-    assert [j["loop"] for j in lines] == [1] * 12 + [2] * 12 + [3] * 12
-    assert [j["index"] for j in lines] == list(range(36))
-    assert [j["time"] for j in lines] == pytest.approx([0.3 * i for i in range(36)])
-    onsets = detect_onsets(rec.samples, RATE)[:36]
-    assert len(onsets) == 36
-    gaps = np.diff(onsets)
-    # across both seams (strokes 12 → 13 and 24 → 25) the interval is the interval
-    print(f"\nloop: gaps at the seams {gaps[11]:.5f} s, {gaps[23]:.5f} s; all within "
-          f"{np.abs(gaps - 0.3).max() * 1000:.3f} ms of 0.3 s")
-    assert np.abs(gaps - 0.3).max() <= 0.001
+    return p.returncode, lines, err, rec
+
+
+#: Seconds from the first stroke heard during which guji's output clock settles
+#: (:class:`guji.sound.clock.OutputClock`'s *settle*: twice the latency of 0.2 s and 0.05).
+SETTLING = 2 * 0.2 + 0.05
+
+#: Tries of the loop at most: a try in which guji says the sound was disturbed
+#: downstream cannot show the seams, and another is made.
+LOOP_TRIES = 4
+
+
+def test_loop_for_three_passes_then_ctrl_c(sink, tmp_path):
+    """The seams of a loop are heard on the grid (within 1 ms: the recording's
+    onsets land on its 0.5-ms hops), and Ctrl-C ends it with its one line.
+
+    Under load (two busy loops beside the suite) the server or ALSA's
+    ``pulse`` plugin now and then inserts silence after guji's callback
+    (measured: 1 run in 3, 60–515 ms; guji's own feed was never late). The
+    recording then shows strokes off the grid, and guji says so before its
+    "interrupted" (``guji: playback: … gaps downstream``). Such a try cannot
+    show the seams; it must have been said (checked), and the loop is tried
+    again. A disturbance guji did not say fails the test, as a wrong seam does,
+    unless it is under the size guji can tell from its clock's jitter (JUMP):
+    then another try."""
+    disturbed = []
+    for attempt in range(LOOP_TRIES):
+        code, lines, err, rec = _loop_until_ctrl_c(sink, tmp_path)
+        assert code == 130, err
+        said = err.rstrip().splitlines()
+        assert said[-1] == "guji: interrupted" and "Traceback" not in err, err
+        assert all(line.startswith("guji: playback: ") for line in said[:-1]), err
+        assert [j["loop"] for j in lines] == [1] * 12 + [2] * 12 + [3] * 12
+        assert [j["index"] for j in lines] == list(range(36))
+        assert [j["time"] for j in lines] == pytest.approx([0.3 * i for i in range(36)])
+        onsets = detect_onsets(rec.samples, RATE)
+        gaps = np.diff(onsets[:36])
+        off = np.abs(gaps - 0.3).max() if len(gaps) else 1.0
+        if len(said) > 1:                 # guji said the output was disturbed
+            disturbed.append(said[0])
+            print(f"\nloop try {attempt + 1}: {said[0]} (recording: {len(onsets)} onsets, "
+                  f"{off * 1000:.0f} ms off the grid)")
+            continue
+        # nothing said: the recording must be the grid, seams included
+        assert len(onsets) >= 36, (onsets, err)
+        print(f"\nloop try {attempt + 1}: gaps at the seams {gaps[11]:.5f} s, "
+              f"{gaps[23]:.5f} s; all within {off * 1000:.3f} ms of 0.3 s")
+        # a disturbance guji cannot tell — under its clock's jitter (JUMP, 15 ms; seen: one
+        # of 10 ms in 1 try of 10) or while its clock settles (the first SETTLING s, where a
+        # move is the stream's start-up; seen: 30–37 ms between strokes 1 and 2) — is
+        # another try; a seam wrong in every try, or a larger gap guji did not say, fails
+        wrong = np.flatnonzero(np.abs(gaps - 0.3) > 0.001)
+        # … or just before the Ctrl-C: a move of the clock shows only when the median of
+        # its last CLOCK_WINDOW callbacks moves (5 blocks of 50 ms), and the stream was
+        # aborted 0.3 s after the last stroke's line
+        late = [i for i in wrong if onsets[i] - onsets[0] >= SETTLING
+                and onsets[-1 if len(onsets) < 36 else 35] - onsets[i + 1] >= CLOCK_WINDOW * 0.05]
+        assert not late or np.abs(gaps[late] - 0.3).max() <= JUMP, (np.round(gaps, 4), err)
+        if len(wrong):
+            disturbed.append(f"{off * 1000:.0f} ms unsaid after stroke(s) {list(wrong + 1)}")
+            print(f"loop try {attempt + 1}: {disturbed[-1]}")
+            continue
+        return
+    pytest.fail(f"every one of {LOOP_TRIES} tries was disturbed downstream: {disturbed}")
 
 
 # -- what the player hands PortAudio is the render, sample for sample -----------------------
@@ -356,6 +429,14 @@ class Receiver:
         self.port.open_virtual_port("recv")
         self.name = f"{name}:recv"
 
+    def wait_for_notes(self, n: int, timeout: float = 5.0) -> None:
+        """Until *n* notes have come in (the last one's callback may still be on its
+        way when guji exits: under load it ran more than 0.1 s after, and a test
+        that waited 0.1 s counted 11 of 12), or *timeout* seconds."""
+        deadline = time.monotonic() + timeout
+        while len(self.notes_on()) < n and time.monotonic() < deadline:
+            time.sleep(0.005)
+
     def close(self):
         self.port.close_port()
         self.port.delete()
@@ -372,7 +453,7 @@ def test_midi_out_sends_every_note_on_time(jack):
         r = subprocess.run(guji("play", "lu", "--midi-out", "gujitest", "--no-audio", "--quiet"),
                            env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
                            timeout=60)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(LU))
     finally:
         receiver.close()
     assert {"name": receiver.name, "system": "JACK"} in json.loads(ports.stdout)
@@ -401,7 +482,7 @@ def test_midi_out_leaves_the_muted_drum_out(jack, ghost):
                                 *(["--ghost", "click"] if ghost else [])),
                            env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
                            timeout=60)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(LU) if ghost else LU.count("○"))
     finally:
         receiver.close()
     assert r.returncode == 0 and r.stderr == "", r.stderr
@@ -418,10 +499,10 @@ def test_sound_and_midi_together(sink, jack, tmp_path):
         p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--json", "--midi-out",
                                   "gujiboth"), env=env, cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        lines = [(time.monotonic(), json.loads(line)) for line in p.stdout]
+        lines = stamped_lines(p)
         err = p.stderr.read()
         p.wait(60)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(lines))
     finally:
         receiver.close()
     assert p.returncode == 0 and tools.without_honest_reports(err) == "", err
@@ -517,6 +598,82 @@ def test_a_server_killed_mid_play_is_one_line_and_a_failure(server):
     assert seconds <= 2.0
 
 
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_jack_killed_mid_midi_play_is_one_line_and_a_failure(verbose):
+    """MIDI-only ``guji play`` on a JACK port whose server is stopped after stroke 3:
+    it says so in words and exits 1 within two seconds (it played on to its end
+    and exited 0 before: rtmidi's JACK output says nothing when its server goes);
+    libjack's own lines ("JackSocketClientChannel read fail") only with --verbose."""
+    need(jack_server.missing())
+    own = jack_server.JackServer().start()
+    receiver = Receiver("gujigone")          # left open: its server is gone
+    try:
+        p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--midi-out", "gujigone",
+                                  "--no-audio", "--json", *(["--verbose"] if verbose else [])),
+                             env=own.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # SIGTERM, not SIGKILL: see test_a_server_killed_mid_play_is_one_line_and_a_failure
+        code, err, seconds = _kill_and_wait(p, own, signal.SIGTERM)
+    finally:
+        own.stop()
+    print(f"\nJACK stopped after stroke 3 of MIDI-only play: exit {code} {seconds:.2f} s later")
+    lines = err.strip().splitlines()
+    assert code == 1, err
+    assert lines[-1] == "guji: the MIDI port stopped after stroke 3 of 12", err
+    if verbose:
+        assert all(line.startswith("guji: the sound system said: ") for line in lines[:-1]), err
+        assert any("JACK server shut down" in line for line in lines), err
+    else:
+        assert lines == ["guji: the MIDI port stopped after stroke 3 of 12"], err
+    assert seconds <= 2.0
+    assert len(receiver.notes_on()) <= 4          # nothing was played on after the stop
+
+
+@pytest.mark.parametrize("command", ["compare", "demo"])
+@pytest.mark.parametrize("verbose", [False, True], ids=["plain", "verbose"])
+def test_compare_and_demo_say_a_killed_server_in_play_s_words(command, verbose):
+    """``compare`` and ``demo`` play as ``play`` does: a server killed mid-play is
+    one line in words, exit 1; PortAudio's and ALSA's own lines (``Expression
+    'alsa_snd_pcm_…' failed in 'src/hostapi/alsa/pa_linux_alsa.c'``, which got
+    through before) only with --verbose."""
+    need(pulse.missing())
+    own = pulse.PulseSink("gujikill2").start()
+    args = (["compare", "lu", "xue", "--interval", "0.3"] if command == "compare"
+            else ["demo", "--interval", "0.3"])
+    p = subprocess.Popen(guji(*args, *(["--verbose"] if verbose else [])), env=own.child_env(),
+                         cwd=OUTSIDE, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        seen = []
+        while sum(" 鼙 " in line or " 鼓 " in line for line in seen) < 3:
+            line = p.stderr.readline()
+            assert line, seen
+            seen.append(line)
+        own.proc.kill()
+        try:
+            err = p.communicate(timeout=10)[1]
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            pytest.fail(f"guji {command} hung after its sound server was killed")
+    finally:
+        own.stop()
+    words = [line for line in err.splitlines() if line.startswith("guji: ")]
+    print(f"\n{command} {'--verbose ' if verbose else ''}killed: exit {p.returncode}: {words}")
+    assert p.returncode == 1, err
+    assert any(w.startswith("guji: the sound output stopped after stroke ") for w in words), err
+    raw = [line for line in err.splitlines()
+           if "Expression" in line or "pa_linux_alsa" in line or "snd_pcm" in line]
+    if verbose:
+        assert all(line.startswith("guji: the sound system said: ") for line in raw), err
+    else:
+        assert raw == [], err
+    # no line but the display's and guji's own words
+    assert all(line.startswith("guji: ") or " 鼙 " in line or " 鼓 " in line or not line.strip()
+               or line.startswith(("compare ", "魯鼓", "薛鼓"))
+               for line in err.splitlines()), err
+
+
 def test_the_raw_words_of_the_sound_system_with_verbose(sink):
     own = pulse.PulseSink("gujiverbose").start()
     try:
@@ -576,7 +733,7 @@ def test_the_library_plays_with_midi_out(jack):
     try:
         perf = guji.lay_out([load("lu")], guji.Timing(interval=0.05)).muting("鼓", ghost=True)
         report = guji.play(perf, audio=False, midi_out="gujilib", on_stroke=heard.append)
-        time.sleep(0.1)
+        receiver.wait_for_notes(len(LU))
     finally:
         receiver.close()
     assert report.sent == 2 * len(LU) and not report.quit

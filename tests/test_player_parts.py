@@ -92,6 +92,43 @@ def test_the_clock_takes_the_median_and_counts_a_real_jump():
     assert clock.jumps == 1 and clock.jumped == pytest.approx(0.03) and clock.jumped > JUMP
 
 
+def test_a_stream_that_starts_late_is_not_a_gap():
+    """PulseAudio's start-up as measured on a desktop's idle sink: PortAudio fills
+    the 0.2-s buffer with five 50-ms blocks at once (their DAC times assume the
+    device plays at once), then nothing comes for 0.93 s, then the blocks come
+    paced and every frame is heard 0.93 s later than the first reports said. A
+    recording of the sink's monitor has every stroke on the grid: no gap."""
+    rate, block = 1000, 50
+    clock = OutputClock(rate, offset=0.0, settle=0.45, buffer=0.2)
+    for k in range(5):                                   # the buffer filled at t = 0
+        clock.update(k * 0.05, 0.0, k * block, 0.0001 * k, block)
+        assert not clock.running
+    late = 0.93
+    for k in range(5, 40):                               # then paced, from t = 0.93
+        now = late + (k - 5) * 0.05
+        clock.update(now + 0.25, now, k * block, now, block)
+        assert clock.running
+        assert clock.heard(0) == pytest.approx(late)     # at once, not after a median's lag
+    assert clock.jumps == 0
+    # and silence inserted later, once running and settled, is a gap
+    for k in range(40, 40 + CLOCK_WINDOW):
+        now = late + (k - 5) * 0.05
+        clock.update(now + 0.25 + 0.04, now, k * block, now, block)
+    assert clock.jumps == 1 and clock.jumped == pytest.approx(0.04)
+
+
+def test_a_clock_fed_faster_than_real_time_still_runs():
+    """ALSA's null device takes blocks as fast as they come: the clock runs once
+    more than the buffer and a block were taken (an announcer waiting for it
+    would otherwise wait for ever)."""
+    clock = OutputClock(1000, buffer=0.2)
+    for k in range(6):
+        clock.update(0.0, 0.0, k * 50, 0.0, 50)
+        assert not clock.running                         # the buffer, and one block
+    clock.update(0.0, 0.0, 6 * 50, 0.0, 50)
+    assert clock.running
+
+
 def test_a_clock_without_dac_times_uses_the_callbacks_arrival():
     clock = OutputClock(1000)
     clock.update(0.0, 0.0, 200, now=5.0)

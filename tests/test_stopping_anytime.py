@@ -227,3 +227,36 @@ def test_a_stop_python_swallowed_is_raised_again_before_anything_is_written(tmp_
     assert ref() is None
     assert out.read_bytes() == b"the old file"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["piece.flac"]
+
+
+def test_a_stop_swallowed_before_the_command_began_is_not_forgotten(tmp_path):
+    # SIGTERM 20 ms after guji's handlers were in place, while its modules loaded: its
+    # Stopped was swallowed there, and the command's start forgot the stop (reset):
+    # the render went on to the end, exit 0, the old file replaced (1 run in 15, loaded)
+    from guji import stops
+    from guji.cli.signals import install, stopping
+    from guji.sound.files import write_audio
+    from guji.text.reading.editions import load
+    from guji.timing.layout import perform
+    from guji.timing.performance import Timing
+
+    out = tmp_path / "piece.flac"
+    out.write_bytes(b"the old file")
+    previous = {s: signal.getsignal(s) for s in stops.SIGNALS}
+    install()
+    try:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10_000):       # the handler runs here
+                pass
+        except BaseException:             # as a library's bare except, while importing
+            pass
+        with pytest.raises(stops.Stopped):
+            with stopping():
+                write_audio(out, perform(load("lu"), Timing()), rate=8000)
+    finally:
+        for s, old in previous.items():
+            signal.signal(s, old)
+        stops.reset()
+    assert out.read_bytes() == b"the old file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["piece.flac"]

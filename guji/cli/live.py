@@ -24,6 +24,7 @@ import json
 import sys
 from typing import Any, Iterator, Sequence, TextIO
 
+from ..errors import GujiError
 from ..i18n import _
 from ..library_messages import StderrCapture
 from ..timing.events import Onset
@@ -76,17 +77,22 @@ def run_transport(transport, outputs: Outputs):
     """Start *transport*, read keys while it plays, wait for its end; its report.
 
     ``q`` quits (the report says so; the command exits 0); Ctrl-C stops the
-    transport, closes it and goes on as a KeyboardInterrupt (exit 130)."""
+    transport, closes it and goes on as a KeyboardInterrupt (exit 130) — after
+    saying the trouble the report found, if any (a loop ends only so, and a
+    gap heard in it is said as it would be at the end of a piece)."""
     with Keys(transport, on_pause=outputs.set_paused):
         transport.start()
         try:
             while not transport.wait(0.1):
                 pass
             report = transport.close()
-        except BaseException:
+        except BaseException as e:
             transport.quit()
+            report = None
             with contextlib.suppress(Exception):
-                transport.close()
+                report = transport.close()
+            if isinstance(e, KeyboardInterrupt) and report is not None and report.troubled:
+                print(f"guji: playback: {report.summary()}", file=sys.stderr)
             raise
         finally:
             outputs.close()
@@ -119,6 +125,33 @@ def report_lines(report, caught: Sequence[str], verbose: bool = True) -> list[st
         lines.append(_("guji: the sound system said {n} thing(s) while playing: {first}{more}").format(
             n=len(said), first=said[0].strip(), more=more))
     return lines
+
+
+class Played:
+    """What :func:`playing_quietly` holds: the report, once playback has ended."""
+    report = None
+
+
+@contextlib.contextmanager
+def playing_quietly(verbose: bool = False) -> Iterator[Played]:
+    """For the commands that play besides ``play`` (compare, demo): PortAudio's
+    and ALSA's own lines are caught while playing and said as ``play`` says
+    them — the playback's trouble and how many lines the sound system printed
+    (the lines themselves with *verbose*), after a failure too (its words are
+    the error's). Set :attr:`Played.report` inside."""
+    played = Played()
+    with sound_system_quiet() as caught:
+        try:
+            yield played
+        except GujiError as e:
+            if verbose and getattr(e, "detail", None):
+                print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
+            if verbose:
+                for line in caught.lines:
+                    if line.strip():
+                        print(f"guji: the sound system said: {line.strip()}", file=sys.stderr)
+            raise
+    print_report(played.report, caught.lines, verbose=verbose)
 
 
 def print_report(report, caught: Sequence[str], verbose: bool = False) -> None:

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from ..errors import GujiError
 from ..realtime import MIDI_PRIORITY, make_realtime
 from .events import TimedMessage
 from .ports import Outlet
@@ -40,6 +41,18 @@ LEAD = 0.05
 #: A message sent later than this after its time is reported (JACK's own
 #: period is 5.3 ms; a drummer hears 20 ms).
 LATE = 0.020
+
+
+class MidiServerGone(GujiError):
+    """The JACK server of the MIDI port shut down mid-play (exit status 1; said by
+    the transport in words: ``the MIDI port stopped after stroke 3 of 12``)."""
+
+    exit_status = 1
+    end_now = True      # rtmidi's clean-up of a client whose server is gone is not waited for
+
+    def __init__(self):
+        self.detail = "the JACK server shut down"
+        super().__init__(self.detail)
 
 
 @dataclass(frozen=True)
@@ -100,9 +113,13 @@ class MidiPlayer:
         self._late = 0.0
         self._rt = False
         self._error: BaseException | None = None
+        self._watch = None      # a JACK port's server, watched (guji.midi.jackwatch)
 
     def start(self, t0: float | None = None) -> None:
         """Start sending; time zero is *t0* (monotonic; default: in :data:`LEAD` s)."""
+        if getattr(getattr(self.outlet, "info", None), "system", None) == "JACK":
+            from .jackwatch import watch
+            self._watch = watch()
         self._t0 = time.monotonic() + LEAD if t0 is None else t0
         for message in self._setup:
             self.outlet.send(message)
@@ -139,6 +156,9 @@ class MidiPlayer:
         """Sleep until *at* seconds from the start (held while paused); the
         monotonic due time, or None on quit."""
         while not self._quit.is_set():
+            if self._watch is not None and self._watch.gone.is_set():
+                self._error = self._error or MidiServerGone()
+                return None
             due = self._due(at)
             if due is None:
                 self._quit.wait(0.01)
@@ -199,7 +219,9 @@ class MidiPlayer:
         self._quit.set()
         if self._thread.is_alive():
             self._thread.join(5)
-        self.outlet.silence()
+        if self._watch is not None:
+            self._watch.close()
         if self._error is not None:
             raise self._error
+        self.outlet.silence()
         return MidiReport(self._sent, self._late, quit_early, self._rt)

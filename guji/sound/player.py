@@ -161,7 +161,7 @@ class Player:
         if status.output_underflow:
             stats["underflows"] += 1
         self._clock.update(time_info.outputBufferDacTime, time_info.currentTime,
-                           self._out, now)
+                           self._out, now, frames)
         at = self._out
         self._out += frames
         if self._end_heard is not None:          # after the last block: silence until heard
@@ -218,8 +218,7 @@ class Player:
             self._end_heard = self._clock.heard(at + filled)
 
     def _end(self, outdata, at: int) -> None:
-        outdata.fill(0)
-        self._end_heard = self._clock.heard(at)
+        outdata.fill(0); self._end_heard = self._clock.heard(at)  # noqa: E702
 
     # -- the announcer -------------------------------------------------------------------
 
@@ -268,6 +267,7 @@ class Player:
                 finished_callback=self._stream_finished)
             self._stream_latency = float(self._stream.latency)
             self._clock.offset = clock_offset(lambda: self._stream.time)
+            self._clock.buffer = self._stream_latency
             # the first device buffer ready before the stream starts: no late start
             self._ring.wait_for(int(self._stream_latency * self.rate) + 1)
             self._started_at = time.monotonic()
@@ -279,9 +279,7 @@ class Player:
                 raise AudioDeviceError(_('cannot open the sound output'), detail=str(e)) from None
             raise
 
-    @property
-    def paused(self) -> bool:
-        return self._paused
+    paused = property(lambda self: self._paused)
 
     def pause(self) -> None:
         """Fade out and play silence from the next callback on, holding the place."""
@@ -319,8 +317,7 @@ class Player:
         return self._quit.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the end (of the blocks, a quit, or the output stopping: no
-        callback for STALL or STARTING s past the latency); True once it has come."""
+        """Wait for the end (blocks, quit, or no callback for STALL/STARTING s past the latency)."""
         if self._finished.wait(timeout):
             return True
         started = self._started_at

@@ -29,6 +29,13 @@ from ._common import checked, command_name, timing_from_args
 DEFAULT_RATE = RATE
 
 
+def add_verbose_option(parser: argparse.ArgumentParser) -> None:
+    """``--verbose``, for the commands that play: the sound system's own lines."""
+    parser.add_argument("--verbose", action="store_true",
+                        help="also show what the sound system (PortAudio, ALSA) said while "
+                             "playing, word for word")
+
+
 def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True) -> None:
     """--kit, --rate, --channels (unless *channels* is False) and --pan."""
     g = parser.add_argument_group(_("sound"))

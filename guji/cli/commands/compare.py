@@ -32,8 +32,8 @@ from ...midi import write_midi
 from ...compare.modes import MODES, compare
 from ...errors import UsageError
 from ..reports import midi_summary, wrote
-from ._audio import (add_audio_options, audio_options_from_args, audio_summary, file_advice,
-                     typed_command)
+from ._audio import (add_audio_options, add_verbose_option, audio_options_from_args,
+                     audio_summary, file_advice, typed_command)
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json, timing_from_args)
 from .midi import add_midi_options, midi_options_from_args
@@ -70,6 +70,7 @@ def register(subparsers) -> None:
     add_audio_options(p)
     add_midi_options(p)
     add_input_options(p)
+    add_verbose_option(p)
     p.set_defaults(func=run)
 
 
@@ -99,8 +100,11 @@ def run(args: argparse.Namespace) -> int:
     from ...sound.devices import AudioDeviceError
     from ...sound.play import play
     from ..display import stroke_display
+    from ..live import playing_quietly
     try:
-        play(comparison.performance, **audio, display=stroke_display(sys.stderr))
+        with playing_quietly(args.verbose) as played:
+            played.report = play(comparison.performance, **audio,
+                                 display=stroke_display(sys.stderr))
     except AudioDeviceError as e:
         raise e.advising(_file_advice(args)) from None
     return 0

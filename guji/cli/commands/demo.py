@@ -15,8 +15,8 @@ from ...i18n import _
 from ...text.reading.editions import default_edition, scan_edition
 from ...text.reading.names import file_stem
 from ...timing.layout import perform
-from ._audio import (add_audio_options, add_sequence_options, audio_options_from_args,
-                     audio_summary, performance_from_args)
+from ._audio import (add_audio_options, add_sequence_options, add_verbose_option,
+                     audio_options_from_args, audio_summary, performance_from_args)
 from ._common import add_timing_options, command_name, timing_from_args
 
 DEFAULT_DIR = "guji-out"
@@ -38,19 +38,23 @@ def register(sub) -> None:
     add_timing_options(p)
     add_sequence_options(p)
     add_audio_options(p)
+    add_verbose_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ...sound.play import AudioDeviceError, play
     from ..display import stroke_display
+    from ..live import playing_quietly
     patterns = list(scan_edition(args.edition or default_edition()).patterns)
     options = audio_options_from_args(args)
     parts = performance_from_args(patterns, args)
     if not args.write:
         try:
             _say_device(args, options)
-            play(parts, **options, device=args.device, display=stroke_display(sys.stderr))
+            with playing_quietly(args.verbose) as played:
+                played.report = play(parts, **options, device=args.device,
+                                     display=stroke_display(sys.stderr))
             print(_next_steps(None, None, patterns), file=sys.stderr)
             return 0
         except AudioDeviceError as e:

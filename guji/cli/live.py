@@ -92,7 +92,7 @@ def run_transport(transport, outputs: Outputs):
             with contextlib.suppress(Exception):
                 report = transport.close()
             if isinstance(e, KeyboardInterrupt) and report is not None and report.troubled:
-                print(f"guji: playback: {report.summary()}", file=sys.stderr)
+                print(_("guji: playback: {summary}").format(summary=report.summary()), file=sys.stderr)
             raise
         finally:
             outputs.close()
@@ -145,11 +145,12 @@ def playing_quietly(verbose: bool = False) -> Iterator[Played]:
             yield played
         except GujiError as e:
             if verbose and getattr(e, "detail", None):
-                print(f"guji: the sound system said: {e.detail}", file=sys.stderr)
+                print(_('guji: the sound system said: {detail}').format(detail=e.detail), file=sys.stderr)
             if verbose:
                 for line in caught.lines:
                     if line.strip():
-                        print(f"guji: the sound system said: {line.strip()}", file=sys.stderr)
+                        print(_('guji: the sound system said: {value}').format(value=line.strip()),
+                              file=sys.stderr)
             raise
     print_report(played.report, caught.lines, verbose=verbose)
 

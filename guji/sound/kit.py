@@ -257,14 +257,14 @@ def _kit_from_directory(directory: Path, rate: int) -> Kit:
                  and _take(e.stem.lower(), names) is not None]
         numbers = [_take(e.stem.lower(), names) for e in found]
         if len(set(numbers)) < len(numbers):
-            raise UsageError(f"{directory}: more than one recording of {voice.value}: "
-                             f"{', '.join(f.name for f in found)}")
+            raise UsageError(_('{directory}: more than one recording of {value}: {value2}').format(
+                directory=directory, value=voice.value, value2=', '.join(f.name for f in found)))
         if not found:
             if voice in (Voice.SMALL, Voice.BIG):
                 wanted = " or ".join(f"{n}.wav" for n in names)
-                raise UsageError(f"{directory}: no recording of the {voice.value} "
-                                 f"({wanted}, or {names[0]}-1.wav, {names[0]}-2.wav …; "
-                                 ".flac and .ogg also do)")
+                raise UsageError(_("{directory}: no recording of the {voice} ({wanted}, or "
+                                   "{first}-1.wav, {first}-2.wav …; .flac and .ogg also do)").format(
+                    directory=directory, voice=voice.value, wanted=wanted, first=names[0]))
             continue
         paths = [str(f.resolve()) for _n, f in sorted(zip(numbers, found))]
         kit = kit.with_voice(voice, kit[voice].replace(sample=paths[0],

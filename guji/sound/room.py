@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import UsageError
+from ..i18n import _
 from .blocks import channel_peaks
 
 #: The rooms by name (``dry``: none).
@@ -111,7 +112,8 @@ def room_response(room: str | None, rate: int, channels: int) -> np.ndarray | No
 def _file_response(path: str, rate: int, channels: int) -> np.ndarray:
     from .recordings import resample
     if not Path(path).is_file():
-        raise UsageError(f"--room {path}: not dry, hall, court or an impulse response file")
+        raise UsageError(_("--room {path}: not dry, hall, court or an impulse response file")
+                         .format(path=path))
     import soundfile as sf
     try:
         with open(path, "rb") as f, sf.SoundFile(f) as s:
@@ -119,14 +121,14 @@ def _file_response(path: str, rate: int, channels: int) -> np.ndarray:
             data = s.read(min(s.frames, int(MAX_IR_SECONDS * source_rate)), dtype="float64",
                           always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError) as e:
-        raise UsageError(f"--room {path}: not a readable WAV, FLAC or OGG file "
-                         f"({str(e).splitlines()[0]})") from None
+        raise UsageError(_("--room {path}: not a readable WAV, FLAC or OGG file ({reason})")
+                         .format(path=path, reason=str(e).splitlines()[0])) from None
     cols = [resample(np.ascontiguousarray(data[:, min(c, data.shape[1] - 1)]), source_rate, rate)
             for c in range(channels)]
     out = np.stack(cols, axis=1)
     peak = float(np.max(np.abs(out)))
     if peak == 0:
-        raise UsageError(f"--room {path}: the impulse response is silent")
+        raise UsageError(_("--room {path}: the impulse response is silent").format(path=path))
     return (out / peak).astype(np.float32)
 
 

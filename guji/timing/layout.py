@@ -136,7 +136,7 @@ def ramp_intervals(start_bpm: float, end_bpm: float, passes: int) -> tuple[float
     """The interval of each of *passes* passes, the tempo (strokes a minute)
     going evenly from *start_bpm* (the first pass) to *end_bpm* (the last)."""
     if passes < 2:
-        raise UsageError("--ramp needs --repeat 2 or more: it ramps the tempo over the passes")
+        raise UsageError(_("--ramp needs --repeat 2 or more: it ramps the tempo over the passes"))
     return tuple(interval_from_bpm(start_bpm + (end_bpm - start_bpm) * k / (passes - 1))
                  for k in range(passes))
 
@@ -153,7 +153,7 @@ def ramp(patterns: Sequence[Pattern], timing: Timing, start_bpm: float, end_bpm:
     *gap* steps (of the last pass's interval) apart; the count-in, at the
     first pass's tempo, once, first. Every pass of a pattern bears its name."""
     if not patterns:
-        raise UsageError("nothing to play: no pattern given")
+        raise UsageError(_("nothing to play: no pattern given"))
     intervals = ramp_intervals(start_bpm, end_bpm, timing.repeat)
     check_parts(timing.repeat * len(patterns), "passes (parts)")
     gap = check_gap(gap)

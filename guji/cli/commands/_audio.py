@@ -32,8 +32,8 @@ DEFAULT_RATE = RATE
 def add_verbose_option(parser: argparse.ArgumentParser) -> None:
     """``--verbose``, for the commands that play: the sound system's own lines."""
     parser.add_argument("--verbose", action="store_true",
-                        help="also show what the sound system (PortAudio, ALSA) said while "
-                             "playing, word for word")
+                        help=_("also show what the sound system (PortAudio, ALSA) said while "
+                               "playing, word for word"))
 
 
 def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True) -> None:
@@ -53,12 +53,12 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
                    help=_("place a voice from -1 (left) to 1 (right), e.g. --pan 鼙=-0.5 --pan "
                         "big=0.5 (voices: small/鼙, big/鼓, click, cue); overrides the kit"))
     g.add_argument("--strike", choices=("vary", "exact"), default="vary",
-                   help="vary: each stroke of a drum a little harder or softer, nearer the rim "
-                        "or the centre, chosen by its place (the same bytes every time; "
-                        "default); exact: every stroke the kit's identical hit")
+                   help=_("vary: each stroke of a drum a little harder or softer, nearer the rim "
+                          "or the centre, chosen by its place (the same bytes every time; "
+                          "default); exact: every stroke the kit's identical hit"))
     g.add_argument("--room", default="dry", metavar="dry|hall|court|FILE",
-                   help="dry (default: the drums close, in no room), hall (堂上: RT60 1.8 s), "
-                        "court (庭中: the courtyard, RT60 0.7 s) or an impulse response file")
+                   help=_("dry (default: the drums close, in no room), hall (堂上: RT60 1.8 s), "
+                          "court (庭中: the courtyard, RT60 0.7 s) or an impulse response file"))
 
 
 def kit_from_args(args: argparse.Namespace):
@@ -163,9 +163,9 @@ def performance_from_args(patterns: list[Pattern], args: argparse.Namespace) -> 
 def add_ramp_option(parser: argparse.ArgumentParser) -> None:
     """--ramp START:END (a practice tempo ramp over the passes)."""
     parser.add_argument("--ramp", type=ramp_bpm, metavar="START:END",
-                        help="practise at a rising (or falling) tempo: the passes of --repeat "
-                             "go evenly from START to END strokes a minute (e.g. 60:100), "
-                             "each pass on its own exact grid; instead of --interval/--bpm")
+                        help=_("practise at a rising (or falling) tempo: the passes of --repeat "
+                               "go evenly from START to END strokes a minute (e.g. 60:100), "
+                               "each pass on its own exact grid; instead of --interval/--bpm"))
 
 
 def ramp_bpm(text: str) -> tuple[float, float]:
@@ -178,18 +178,22 @@ def ramp_bpm(text: str) -> tuple[float, float]:
             interval_from_bpm(v)
         return float(start), float(end)
     except UsageError as e:
-        reason = f" ({str(e).replace('--bpm must be', 'a tempo must be')})" if str(e) else ""
-        raise argparse.ArgumentTypeError(f"{text!r}: give two tempi in strokes a minute, "
-                                         f"START:END, e.g. 60:100{reason}") from None
+        if str(e):
+            raise argparse.ArgumentTypeError(
+                _("{text}: give two tempi in strokes a minute, START:END, e.g. 60:100 ({reason})")
+                .format(text=repr(text), reason=e)) from None
+        raise argparse.ArgumentTypeError(
+            _("{text}: give two tempi in strokes a minute, START:END, e.g. 60:100")
+            .format(text=repr(text))) from None
 
 
 def _ramped(patterns: list[Pattern], args: argparse.Namespace) -> Performance:
     """The :func:`~guji.timing.layout.ramp` of the command line."""
     from ...timing.layout import ramp
     if args.interval is not None or getattr(args, "bpm_interval", None) is not None:
-        raise UsageError("--ramp gives the tempo of every pass: leave out --interval and --bpm")
+        raise UsageError(_("--ramp gives the tempo of every pass: leave out --interval and --bpm"))
     if getattr(args, "stack", False):
-        raise UsageError("--ramp plays patterns one after another: leave out --stack")
+        raise UsageError(_("--ramp plays patterns one after another: leave out --stack"))
     start, end = args.ramp
     return ramp(patterns, timing_from_args(args), start, end,
                 gap=getattr(args, "gap", DEFAULT_GAP_STEPS), names=variant_names(patterns))

@@ -83,8 +83,8 @@ def _tempo(args, events, hits, interval: float):
     try:
         check_interval(found.interval)
     except UsageError as e:
-        raise UsageError(f"{args.recording}: the tempo found ({e}); give --interval or --bpm") \
-            from None
+        raise UsageError(_("{recording}: the tempo found ({reason}); give --interval or --bpm")
+                         .format(recording=args.recording, reason=e)) from None
     return TempoUsed("found", found.interval, found.start_interval, found.end_interval)
 
 
@@ -95,10 +95,10 @@ def _picture_kind(args) -> str | None:
         return None
     suffix = Path(args.output).suffix.lower()
     if suffix not in (".svg", ".png"):
-        raise UsageError(f"cannot draw the report to {args.output!r}: "
-                         "the file name must end in .svg or .png")
+        raise UsageError(_("cannot draw the report to {output}: the file name must end in .svg or .png")
+                         .format(output=repr(args.output)))
     if not 0.25 <= args.scale <= 8:
-        raise UsageError(f"--scale must be between 0.25 and 8, not {args.scale:g}")
+        raise UsageError(_("--scale must be between 0.25 and 8, not {scale:g}").format(scale=args.scale))
     destination(args.output)
     return suffix[1:]
 

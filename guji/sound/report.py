@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from guji.i18n import _, ngettext
+
 
 @dataclass(frozen=True)
 class PlayReport:
@@ -82,32 +84,44 @@ class PlayReport:
         return bool(self.underflows or self.starved or self.jumps or self.alsa_messages)
 
     def summary(self) -> str:
-        """One line: ``latency 200 ms: no underrun``, or what went wrong and a hint."""
-        head = f"latency {self.latency * 1000:.0f} ms"
+        """One line: ``latency 200 ms: no underrun``, or what went wrong and a hint.
+
+        In the user's language (:mod:`guji.i18n`); the figures themselves are data.
+        """
+        ms = f"{self.latency * 1000:.0f}"
         if self.clockless:
-            head += " (a device without a clock, faster than real time: timing unchecked)"
+            head = _("latency {ms} ms (a device without a clock, faster than real time: "
+                     "timing unchecked)").format(ms=ms)
+        else:
+            head = _("latency {ms} ms").format(ms=ms)
+        problems = self._problems()
+        if not problems:
+            return _("{head}: no underrun").format(head=head)
+        text = _(", ").join(problems)
+        if self.clockless:
+            return _("{head}: {problems}").format(head=head, problems=text)
+        return _("{head}: {problems}; a larger --latency may help").format(head=head, problems=text)
+
+    def _problems(self) -> list[str]:
         problems = []
         if self.underflows and not self.clockless:
-            problems.append(_count(self.underflows, "underrun"))
+            problems.append(ngettext("{n} underrun", "{n} underruns",
+                                     self.underflows).format(n=self.underflows))
         if self.jumps and not self.clockless:
-            problems.append(f"{_count(self.jumps, 'gap')} downstream "
-                            f"({self.jumped * 1000:.0f} ms)")
+            problems.append(ngettext("{n} gap downstream ({ms} ms)", "{n} gaps downstream ({ms} ms)",
+                                     self.jumps).format(n=self.jumps, ms=f"{self.jumped * 1000:.0f}"))
         if self.starved and not self.clockless:
-            problems.append(f"{_count(self.starved, 'late block')} "
-                            f"({self.starved_frames} frames of silence)")
+            problems.append(ngettext("{n} late block ({frames} frames of silence)",
+                                     "{n} late blocks ({frames} frames of silence)",
+                                     self.starved).format(n=self.starved, frames=self.starved_frames))
         if self.alsa_messages:
             kinds = sorted({m.split(": ", 1)[-1] for m in self.alsa_messages})
-            problems.append(f"ALSA said {'; '.join(kinds)} ×{len(self.alsa_messages)}")
-        if not problems:
-            return f"{head}: no underrun"
-        hint = "" if self.clockless else "; a larger --latency may help"
-        return f"{head}: " + ", ".join(problems) + hint
+            problems.append(_("ALSA said {kinds} ×{n}").format(kinds="; ".join(kinds),
+                                                              n=len(self.alsa_messages)))
+        return problems
 
     def to_json(self) -> dict:
         out = asdict(self)
         out["alsa_messages"] = list(self.alsa_messages)
         return out
 
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"

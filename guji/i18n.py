@@ -190,6 +190,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a counted message for the catalogs; count and translate it where it is shown."""
+    return singular, plural
+
+
 def route_argparse() -> None:
     """argparse's own words (``usage:``, ``options:``, its errors) in the language
     in use: argparse calls the module-level ``_`` and ``ngettext`` it imported

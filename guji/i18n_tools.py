@@ -25,8 +25,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent
 LOCALE = PACKAGE / "locale"
 LOCALES = ("zh_Hant", "zh_Hans")
-#: Babel's keywords: _(), N_(), ngettext(), pgettext() (Babel's defaults).
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+#: Babel's keywords: _(), N_(), ngettext(), pgettext() (Babel's defaults) and NN_() (guji.i18n).
+KEYWORDS = {"_": None, "N_": None, "NN_": (1, 2), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 
 def _guji_files() -> list[Path]:
@@ -236,7 +236,7 @@ MAINLAND = {"预设": "默认", "列印": "打印", "萤幕": "屏幕", "伺服�
             "印出": "输出", "连接埠": "端口", "离开": "退出",
             "音效卡": "声卡", "附加套件": "附加组件", "数位音讯": "数字音频", "音讯": "音频",
             "在线": "线上",   # OpenCC reads 線上 as "online"
-            "16 比特": "16 位", "结束码": "退出码", "请回报": "请报告"}
+            "16 比特": "16 位", "结束码": "退出码", "请回报": "请报告", "数字文本": "数字化文本"}
 
 
 def _mainland(text: str) -> str:

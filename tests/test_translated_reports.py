@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 
+import runner
+
 from guji import i18n
 from guji.sound.report import PlayReport
 
@@ -41,3 +43,54 @@ def test_the_playback_summary_in_each_language():
         assert bad.summary().startswith("延迟 200 毫秒：断音（缓冲不足）2 次")
     with speaking("en"):     # the English words are the msgids themselves
         assert bad.summary().startswith("latency 200 ms: 2 underruns, 1 gap downstream (250 ms)")
+
+
+def test_the_compare_schedule_in_chinese_its_data_in_english(tmp_path):
+    argv = ["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she", "--repeat", "2"]
+    runs = {lang: runner.guji(["--lang", lang, *argv, "-o", f"{lang}.mid"], tmp_path)
+            for lang in ("en", "zh-Hant", "zh-Hans")}
+    assert all(r.returncode == 0 for r in runs.values()), [r.stderr for r in runs.values()]
+    han = runs["zh-Hant"].stdout.decode().splitlines()
+    assert han[1] == ("   0.00 秒  A 魯鼓 1 liji-zhengyi（lu:1@liji-zhengyi），射禮 she，23 擊 × 2 遍，"
+                      "B lu:1@wuli-tongkao 不同之處響鈴")
+    assert han[2] == "標出之處（該擊上響鈴）："
+    assert han[3] == "     1.80 秒  A 第 4 擊 ○ 鼙：B lu:1@wuli-tongkao 擊 □ 鼓（第 1 遍）"
+    assert "击 □ 鼓（第 2 遍）" in runs["zh-Hans"].stdout.decode()
+    assert "23 strokes × 2 passes, a bell where B lu:1@wuli-tongkao differs" in runs["en"].stdout.decode()
+    # the bells' MIDI markers and the --json plan are data: the same bytes in every language
+    assert len({(tmp_path / f"{lang}.mid").read_bytes() for lang in runs}) == 1
+    plans = {runner.guji(["--lang", lang, *argv, "--json"], tmp_path).stdout for lang in runs}
+    assert len(plans) == 1 and "strikes □ 鼓 (pass 1)" in plans.pop().decode()
+
+
+def test_the_stereo_schedule_and_its_note_in_chinese(tmp_path):
+    r = runner.guji(["--lang", "zh-Hant", "compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "stereo",
+                     "--count-in", "2", "-o", "s.mid"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().splitlines()[1:] == [
+        "   0.00 秒  預備拍，節拍聲 2 下（左）",
+        "   1.20 秒  A 魯鼓 1 liji-zhengyi（lu:1@liji-zhengyi），投壺 touhu，12 擊，左",
+        "   1.20 秒  B 魯鼓 1 wuli-tongkao（lu:1@wuli-tongkao），投壺 touhu，12 擊，右",
+        "注意：各讀法只在「半」之前不同，投壺（touhu）不奏：用 --rite she 才聽得到其不同"]
+
+
+def test_the_editions_place_and_the_variants_in_chinese(tmp_path):
+    shown = runner.guji(["--lang", "zh-Hant", "show", "lu:1"], tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "  出處：禮記正義 卷58–59，其數位文本第3241行第3列" in shown.stdout.decode().splitlines()
+    assert "其数字化文本第3241行第3列" in runner.guji(["--lang", "zh-Hans", "show", "lu:1"],
+                                                 tmp_path).stdout.decode()
+    collated = runner.guji(["--lang", "zh-Hant", "collate"], tmp_path)
+    lines = collated.stdout.decode().splitlines()
+    assert ("  異文：liji-zhengyi 第 4 擊（「半」前）：○ liji-zhengyi, lijing-benyi；□ wuli-tongkao"
+            in lines)
+    assert "  不符 wuli-tongkao：whole 鼙 數得 12，所言之數 13 — lijing-benyi 第1行第259列 鼙声十三" in lines
+    (tmp_path / "n.txt").write_text("魯鼓○□○○□(一本作○)□○□○○□半○□○□○○○□□○□○\n", encoding="utf-8")
+    scanned = runner.guji(["--lang", "zh-Hant", "scan", "n.txt"], tmp_path)
+    assert scanned.stdout.decode().splitlines()[-1].endswith("（異文注 (一本作○) 於 1:8）")
+    english = runner.guji(["--lang", "en", "scan", "n.txt"], tmp_path).stdout.decode()
+    assert english.splitlines()[-1].endswith("(note (一本作○) at 1:8)")
+    # what tools read stays English and the same bytes: collate's JSON
+    plans = {runner.guji(["--lang", lang, "collate", "--json"], tmp_path).stdout
+             for lang in ("en", "zh-Hant")}
+    assert len(plans) == 1

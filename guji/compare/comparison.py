@@ -11,20 +11,70 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..i18n import _, ngettext
 from ..text.reading.notation import Pattern
 from ..timing.performance import Cue, Part, Performance, Timing
 
 
 @dataclass(frozen=True)
+class Words:
+    """A message not yet said: in English for the data (``--json``, MIDI markers:
+    the same bytes in every language), in the user's language where a person
+    reads it (:meth:`shown`, :mod:`guji.i18n`).
+
+    *message* is a msgid marked with ``N_()``, or a ``(singular, plural)`` pair
+    marked with ``NN_()`` and counted by *n*; *values* fill its ``{names}``, each
+    a plain value or :class:`Words` of its own.
+    """
+
+    message: str | tuple[str, str]
+    values: tuple[tuple[str, object], ...] = ()
+    n: int = 1
+
+    @classmethod
+    def of(cls, message: str | tuple[str, str], count: int = 1, /, **values: object) -> Words:
+        """*message* counted by *count*, its ``{names}`` filled from *values*."""
+        return cls(message, tuple(values.items()), count)
+
+    def _say(self, translated: bool) -> str:
+        values = {k: v._say(translated) if isinstance(v, Words) else v for k, v in self.values}
+        if isinstance(self.message, tuple):
+            one, many = self.message
+            text = ngettext(one, many, self.n) if translated else (one if self.n == 1 else many)
+        else:
+            text = _(self.message) if translated else self.message
+        return text.format(**values)
+
+    @property
+    def english(self) -> str:
+        """The words in English: what the data holds."""
+        return self._say(False)
+
+    def shown(self) -> str:
+        """The words in the language in use."""
+        return self._say(True)
+
+
+def _shown(text: str | Words) -> str:
+    return text.shown() if isinstance(text, Words) else text
+
+
+@dataclass(frozen=True)
 class Entry:
-    """One line of the schedule: from *time* to *end* seconds, *text*."""
+    """One line of the schedule: from *time* to *end* seconds, *text* (English,
+    the data) and *words* (the same, said in the user's language by :meth:`line`)."""
 
     time: float
     end: float
     text: str
+    words: Words | None = None
+
+    @classmethod
+    def said(cls, time: float, end: float, words: Words) -> Entry:
+        return cls(time, end, words.english, words)
 
     def line(self) -> str:
-        return f"{self.time:7.2f} s  {self.text}"
+        return _("{time} s  {text}").format(time=f"{self.time:7.2f}", text=_shown(self.words or self.text))
 
 
 @dataclass(frozen=True)
@@ -56,10 +106,13 @@ class Mark:
     variant: str
     a_index: int
     text: str
+    words: Words | None = None
 
     def line(self) -> str:
-        when = f"{self.time:7.2f} s" if self.time is not None else "  unheard"
-        return f"{when}  {self.text}"
+        text = _shown(self.words or self.text)
+        if self.time is None:
+            return _("  unheard  {text}").format(text=text)
+        return _("{time} s  {text}").format(time=f"{self.time:7.2f}", text=text)
 
 
 @dataclass(frozen=True)
@@ -89,7 +142,7 @@ class Comparison:
     performance: Performance
     schedule: tuple[Entry, ...] = ()
     marks: tuple[Mark, ...] = ()
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str | Words, ...] = field(default=())
 
     @property
     def parts(self) -> tuple[Part, ...]:
@@ -110,12 +163,13 @@ class Comparison:
         heard = [m for m in self.marks if m.time is not None]
         unheard = [m for m in self.marks if m.time is None]
         if heard:
-            lines.append("marked (a bell on the stroke):")
+            lines.append(_("marked (a bell on the stroke):"))
             lines += ["  " + m.line() for m in heard]
         if unheard:
-            lines.append(f"not played in {self.timing.rite.chinese} ({self.timing.rite.value}):")
+            lines.append(_("not played in {chinese} ({rite}):").format(
+                chinese=self.timing.rite.chinese, rite=self.timing.rite.value))
             lines += ["  " + m.line() for m in unheard]
-        lines += list(self.notes)
+        lines += [_shown(n) for n in self.notes]
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict:

@@ -46,13 +46,13 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Sequence
 
-from ..i18n import _
+from ..i18n import N_, NN_, _
 from ..errors import UsageError
 from ..text.collation.align import DEL, INS, SUB
 from ..text.collation.grid import Column, Grid, align_many
 from ..text.reading.names import letter, variant_names
 from ..text.reading.notation import Pattern, Rite
-from .comparison import Comparison, Entry, Mark
+from .comparison import Comparison, Entry, Mark, Words
 from ..timing.extent import check_parts
 from ..timing.layout import DEFAULT_GAP_STEPS, count_in, perform, sequence as one_after_another, stack
 from ..timing.performance import Cue, Part, Performance, Timing
@@ -70,21 +70,25 @@ SEQUENCE_CUE_SLOT = 1
 ALTERNATE_GAP_SLOTS = 1
 
 
-def _describe(score: Score, letter: str, name: str, extra: str = "") -> str:
+def _describe(score: Score, letter: str, name: str, extra: Words | str = "") -> Words:
     """``A 魯鼓 1 liji-zhengyi (lu:1@liji-zhengyi), 投壺 touhu, 12 strokes × 2 passes``."""
     n = score.per_pass
-    what = f"{n} stroke{'s' if n != 1 else ''}"
     if score.repeat > 1:
-        what += f" × {score.repeat} passes"
-    return (f"{letter} {name} ({score.pattern.id}), {score.rite.chinese} {score.rite.value}, "
-            f"{what}{extra}")
+        what = Words.of(NN_("{n} stroke × {passes} passes", "{n} strokes × {passes} passes"), n,
+                        n=n, passes=score.repeat)
+    else:
+        what = Words.of(NN_("{n} stroke", "{n} strokes"), n, n=n)
+    return Words.of(N_("{letter} {name} ({id}), {chinese} {rite}, {what}{extra}"), letter=letter,
+                    name=name, id=score.pattern.id, chinese=score.rite.chinese,
+                    rite=score.rite.value, what=what, extra=extra)
 
 
-def _count_in_entry(score: Score, extra: str = "") -> Entry:
+def _count_in_entry(score: Score, extra: Words | str = "") -> Entry:
     """The schedule line of *score*'s count-in: ``count-in, 4 clicks``."""
     n = score.count_in
-    return Entry(score.time(0), score.pass_start(0),
-                 f"count-in, {n} click{'s' if n != 1 else ''}{extra}")
+    return Entry.said(score.time(0), score.pass_start(0),
+                      Words.of(NN_("count-in, {n} click{extra}", "count-in, {n} clicks{extra}"), n,
+                               n=n, extra=extra))
 
 
 def _title(mode: str, patterns: Sequence[Pattern]) -> str:
@@ -115,11 +119,12 @@ def sequence(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparis
     for v, part in enumerate(performance.parts):
         if v:
             cue = performance.cues[v - 1]
-            schedule.append(Entry(cue.time, cue.time + timing.interval, f"bell: next {letter(v)}"))
+            schedule.append(Entry.said(cue.time, cue.time + timing.interval,
+                                       Words.of(N_("bell: next {letter}"), letter=letter(v))))
         if part.score.count_in:
             schedule.append(_count_in_entry(part.score))
-        schedule.append(Entry(part.score.pass_start(0), part.score.duration,
-                              _describe(part.score, letter(v), part.name)))
+        schedule.append(Entry.said(part.score.pass_start(0), part.score.duration,
+                                   _describe(part.score, letter(v), part.name)))
     return Comparison("sequence", patterns, timing, performance, tuple(schedule))
 
 
@@ -136,9 +141,10 @@ def alternate(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Compari
         r, v = divmod(k, len(patterns))
         if part.score.count_in:
             schedule.append(_count_in_entry(part.score))
-        schedule.append(Entry(part.score.pass_start(0), part.score.duration,
-                              _describe(part.score, letter(v), part.name,
-                                        f", round {r + 1}/{rounds}")))
+        schedule.append(Entry.said(part.score.pass_start(0), part.score.duration,
+                                   _describe(part.score, letter(v), part.name,
+                                             Words.of(N_(", round {r}/{rounds}"),
+                                                      r=r + 1, rounds=rounds))))
     return Comparison("alternate", patterns, timing, performance, tuple(schedule))
 
 
@@ -149,14 +155,14 @@ def stereo_pans(n: int) -> tuple[float, ...]:
     return tuple(-1.0 + 2.0 * i / (n - 1) for i in range(n))
 
 
-def _side(pan: float) -> str:
+def _side(pan: float) -> Words:
     if pan <= -0.999:
-        return "left"
+        return Words.of(N_("left"))
     if pan >= 0.999:
-        return "right"
+        return Words.of(N_("right"))
     if abs(pan) < 1e-9:
-        return "centre"
-    return f"pan {pan:+.2f}"
+        return Words.of(N_("centre"))
+    return Words.of(N_("pan {pan}"), pan=f"{pan:+.2f}")
 
 
 def stereo(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
@@ -171,9 +177,10 @@ def stereo(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison
     schedule = []
     for v, part in enumerate(performance.parts):
         if part.score.count_in:
-            schedule.append(_count_in_entry(part.score, f" ({_side(part.pan)})"))
-        schedule.append(Entry(part.score.pass_start(0), part.score.duration,
-                              _describe(part.score, letter(v), part.name, f", {_side(part.pan)}")))
+            schedule.append(_count_in_entry(part.score, Words.of(N_(" ({side})"), side=_side(part.pan))))
+        schedule.append(Entry.said(part.score.pass_start(0), part.score.duration,
+                                   _describe(part.score, letter(v), part.name,
+                                             Words.of(N_(", {side}"), side=_side(part.pan)))))
     schedule.sort(key=lambda e: e.time)
     return Comparison("stereo", patterns, timing, performance, tuple(schedule))
 
@@ -195,9 +202,10 @@ def diff(patterns: Sequence[Pattern], timing: Timing = Timing()) -> Comparison:
     if score.count_in:
         schedule.append(_count_in_entry(score))
     others = _others(patterns)
-    verb = "differs" if len(patterns) == 2 else "differ"
-    schedule.append(Entry(score.pass_start(0), score.duration,
-                          _describe(score, "A", names[0], f", a bell where {others} {verb}")))
+    where = Words.of(NN_(", a bell where {others} differs", ", a bell where {others} differ"),
+                     len(patterns) - 1, others=others)
+    schedule.append(Entry.said(score.pass_start(0), score.duration,
+                               _describe(score, "A", names[0], where)))
     performance = Performance((Part(score, names[0]),), cues, _title("diff", patterns))
     return Comparison("diff", patterns, timing, performance, tuple(schedule), marks,
                       _diff_notes(patterns, places, cues, timing.rite))
@@ -241,18 +249,22 @@ def _next_a_stroke(columns: Sequence[Column], n: int) -> list[int]:
     return out
 
 
-def _mark_text(a: Pattern, i: int, kind: str, others: list[str]) -> str:
+def _mark_text(a: Pattern, i: int, kind: str, others: list[str]) -> Words:
     """One line saying what differs at A's stroke *i* (for ``ins``: before it)."""
     who = ", ".join(others)
     if kind == INS:
         if i >= len(a.strokes):
-            return f"{who}: an extra stroke after A's last stroke"
-        return f"{who}: an extra stroke before A's stroke {i + 1}"
+            return Words.of(N_("{who}: an extra stroke after A's last stroke"), who=who)
+        return Words.of(N_("{who}: an extra stroke before A's stroke {i}"), who=who, i=i + 1)
     s = a.strokes[i]
     if kind == SUB:
         other = "□ 鼓" if s.glyph == "○" else "○ 鼙"
-        return f"A stroke {i + 1} {s.glyph} {s.drum.value}: {who} strike{'s' if len(others) == 1 else ''} {other}"
-    return f"A stroke {i + 1} {s.glyph} {s.drum.value}: {who} ha{'s' if len(others) == 1 else 've'} no stroke here"
+        return Words.of(NN_("A stroke {i} {glyph} {drum}: {who} strikes {other}",
+                            "A stroke {i} {glyph} {drum}: {who} strike {other}"), len(others),
+                        i=i + 1, glyph=s.glyph, drum=s.drum.value, who=who, other=other)
+    return Words.of(NN_("A stroke {i} {glyph} {drum}: {who} has no stroke here",
+                        "A stroke {i} {glyph} {drum}: {who} have no stroke here"), len(others),
+                    i=i + 1, glyph=s.glyph, drum=s.drum.value, who=who)
 
 
 def _bell_place(i: int, kind: str, n: int, played: range) -> tuple[bool, float, int]:
@@ -279,11 +291,12 @@ def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score:
     cues = []
     check_parts(score.repeat * len(places), "differences to mark (cues)")
     for (i, kind), others in places.items():
-        text = _mark_text(a, i, kind, others)
+        words = _mark_text(a, i, kind, others)
+        text = words.english
         variant = ", ".join(others)
         audible, offset, position = _bell_place(i, kind, n, played)
         if not audible:
-            marks.append(Mark(None, None, kind, variant, i, text))
+            marks.append(Mark(None, None, kind, variant, i, text, words))
             continue
         k = position - first_played
         for p in range(score.repeat):
@@ -291,8 +304,8 @@ def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score:
             # on the grid: the stroke's step, or half a step before or after it
             cue = Cue(step=max(Fraction(0), score.step + idx + Fraction(offset)),
                       interval=score.interval, label=text)
-            marks.append(Mark(cue.time, p, kind, variant, i,
-                              text + (f" (pass {p + 1})" if score.repeat > 1 else "")))
+            said = Words.of(N_("{text} (pass {p})"), text=words, p=p + 1) if score.repeat > 1 else words
+            marks.append(Mark(cue.time, p, kind, variant, i, said.english, said))
             cues.append(cue)
     marks.sort(key=lambda m: (m.time is None, m.time or 0.0, m.a_index))
     cues.sort(key=lambda c: c.time)
@@ -300,14 +313,15 @@ def _marks_and_cues(places: dict[tuple[int, str], list[str]], a: Pattern, score:
 
 
 def _diff_notes(patterns: Sequence[Pattern], places: dict, cues: Sequence[Cue],
-                rite: Rite) -> tuple[str, ...]:
+                rite: Rite) -> tuple[Words, ...]:
     """What ``diff`` tells the listener when there is nothing to hear: no
     difference at all, or only differences the rite does not play."""
     if not places:
-        return (f"no differences: {_others(patterns)} read{'s' if len(patterns) == 2 else ''} as A",)
+        return (Words.of(NN_("no differences: {others} reads as A", "no differences: {others} read as A"),
+                         len(patterns) - 1, others=_others(patterns)),)
     if not cues:
-        return (f"every difference lies before 半, which {rite.chinese} does not play: "
-                "use --rite she to hear them",)
+        return (Words.of(N_("every difference lies before 半, which {chinese} does not play: "
+                            "use --rite she to hear them"), chinese=rite.chinese),)
     return ()
 
 
@@ -325,12 +339,13 @@ def compare(patterns: Sequence[Pattern], mode: str = "sequence",
     return result
 
 
-def unheard_note(patterns: Sequence[Pattern], rite: Rite) -> str | None:
+def unheard_note(patterns: Sequence[Pattern], rite: Rite) -> Words | None:
     """A warning when the readings differ but not in the strokes *rite* plays
     (in 投壺 a variant before 半 is not heard), else ``None``."""
     played = {tuple(s.drum for s in p.strokes_for(rite)) for p in patterns}
     whole = {tuple(s.drum for s in p.strokes) for p in patterns}
     if len(played) == 1 and len(whole) > 1:
-        return (f"note: the readings differ only before 半, which {rite.chinese} ({rite.value}) "
-                "does not play: use --rite she to hear the difference")
+        return Words.of(N_("note: the readings differ only before 半, which {chinese} ({rite}) "
+                           "does not play: use --rite she to hear the difference"),
+                        chinese=rite.chinese, rite=rite.value)
     return None

@@ -58,13 +58,21 @@ class Mismatch:
     claim: CheckedClaim | None = None
 
     def describe(self) -> str:
-        text = f"{self.edition}: {self.extent} {self.drum} {self.counted}, claimed {self.claimed}"
+        """What does not agree, in the user's language (:mod:`guji.i18n`)."""
+        text = _("{edition}: {extent} {drum} {counted}, claimed {claimed}").format(
+            edition=self.edition, extent=self.extent, drum=self.drum, counted=self.counted,
+            claimed=self.claimed)
         if self.implied is not None:
-            agree = "agrees with" if self.counted == self.implied else "differs from"
-            text += f" as printed (implied {self.implied}; the reading {agree} it)"
+            if self.counted == self.implied:
+                said = _("{text} as printed (implied {implied}; the reading agrees with it)")
+            else:
+                said = _("{text} as printed (implied {implied}; the reading differs from it)")
+            text = said.format(text=text, implied=self.implied)
         if self.claim is not None:
             loc = self.claim.location
-            text += f" — {self.claim.source} {loc.line}:{loc.column} {self.claim.claim.text}"
+            text = _("{text} — {source} {line}:{column} {claim}").format(
+                text=text, source=self.claim.source, line=loc.line, column=loc.column,
+                claim=self.claim.claim.text)
         return text
 
     def to_json(self) -> dict:
@@ -93,14 +101,17 @@ class Variant:
     readings: dict
 
     def describe(self, base: str) -> str:
-        where = (f"stroke {self.base_index + 1} of {base}" if self.base_index is not None
-                 else "a stroke that " + base + " lacks")
-        side = "before 半" if self.before_half else "after 半"
+        """Where the readings differ and how, in the user's language (:mod:`guji.i18n`)."""
+        if self.base_index is not None:
+            where = _("stroke {n} of {base}").format(n=self.base_index + 1, base=base)
+        else:
+            where = _("a stroke that {base} lacks").format(base=base)
+        side = _("before 半") if self.before_half else _("after 半")
         glyphs: dict[str, list[str]] = {}
         for ed, glyph in self.readings.items():
-            glyphs.setdefault(glyph or "(none)", []).append(ed)
-        return f"{where} ({side}): " + "; ".join(f"{g} {', '.join(eds)}"
-                                                for g, eds in glyphs.items())
+            glyphs.setdefault(glyph or _("(none)"), []).append(ed)
+        readings = _("; ").join(f"{g} {', '.join(eds)}" for g, eds in glyphs.items())
+        return _("{where} ({side}): {readings}").format(where=where, side=side, readings=readings)
 
     def to_json(self) -> dict:
         return {"column": self.column, "base_index": self.base_index,

@@ -78,7 +78,8 @@ class Edition:
         if line is None:
             return where
         sl, sc = self.seed_position(line, column or 1)
-        return f"{where}, line {sl} column {sc} of its digitised text"
+        return _("{where}, line {line} column {column} of its digitised text").format(
+            where=where, line=sl, column=sc)
 
     def provenance(self) -> str:
         """Where the passage comes from, in words: the work, the place, the lines."""

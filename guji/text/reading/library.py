@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...errors import EncodingError, GujiError
 from ...files import reason
 from ...limits import Limits, current, using
@@ -243,11 +243,13 @@ def _line(p) -> list[str]:
     out = [f"  {p.tradition.slug}:{p.diagram}  {p.tradition.label}  "
            f"{p.location.line}:{p.location.column}  {p.notation()}"]
     for v in p.variants:        # every note of the witness cited, with its place
-        cited = "; ".join(f"{n.text.replace(chr(10), '⏎')} at {n.location}" for n in v.notes)
-        out.append(f"    ~{v.witness}  {v.notation()}  "
-                   f"({'note' if len(v.notes) == 1 else 'notes'} {cited})")
+        cited = _("; ").join(_("{note} at {place}").format(note=n.text.replace(chr(10), '⏎'),
+                                                          place=n.location) for n in v.notes)
+        out.append(f"    ~{v.witness}  {v.notation()}  " + ngettext(
+            "(note {cited})", "(notes {cited})", len(v.notes)).format(cited=cited))
     for n in p.unread:
-        out.append(f"    note {n.text.replace(chr(10), '⏎')} at {n.location}: not read")
+        out.append("    " + _("note {note} at {place}: not read").format(
+            note=n.text.replace(chr(10), '⏎'), place=n.location))
     return out
 
 

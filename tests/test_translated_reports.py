@@ -14,6 +14,7 @@ import runner
 
 from guji import i18n
 from guji.sound.report import PlayReport
+from test_studio import ask, studio  # noqa: F401  (the fixture: a real studio on loopback)
 
 
 @contextlib.contextmanager
@@ -94,3 +95,18 @@ def test_the_editions_place_and_the_variants_in_chinese(tmp_path):
     plans = {runner.guji(["--lang", lang, "collate", "--json"], tmp_path).stdout
              for lang in ("en", "zh-Hant")}
     assert len(plans) == 1
+
+
+def test_the_studios_refusals_in_chinese(studio):
+    with speaking("zh-Hant"):
+        status, answer, _ = ask(studio, "GET", "/api/state", host="evil.example:1")
+        assert status == 421
+        assert answer["error"] == ("拒絕：此請求所指的主機是 'evil.example:1'，不是本工作室"
+                                   f"（127.0.0.1:{studio.port}）")
+        status, answer, _ = ask(studio, "GET", "/api/state", token=False)
+        assert status == 403 and answer["error"].startswith("拒絕：此網址缺少工作室的工作階段權杖")
+    with speaking("zh-Hans"):
+        status, answer, _ = ask(studio, "GET", "/api/state", headers={"Origin": "http://evil.example"})
+        assert (status, answer["error"]) == (403, "拒绝：来自其他网站（http://evil.example）的请求不得使用工作室")
+    status, answer, _ = ask(studio, "GET", "/api/state", token=False)
+    assert answer["error"].startswith("refused: this address lacks the studio's session token")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .. import limits
+from ..i18n import _
 from ..limits import size_text
 
 
@@ -56,17 +57,17 @@ def refusal(headers: Mapping[str, str], token: str | None, port: int, expected: 
     (default: :attr:`guji.limits.Limits.text_bytes` in force)."""
     host = (headers.get("Host") or "").strip().lower()
     if host not in own_hosts(port):
-        return Refusal(421, f"refused: the request names the host {host or '(none)'!r}, not "
-                            f"this studio (127.0.0.1:{port})")
+        return Refusal(421, _("refused: the request names the host {host}, not this studio "
+                              "(127.0.0.1:{port})").format(host=repr(host or "(none)"), port=port))
     origin = headers.get("Origin")
     if origin is not None and origin.lower() not in {f"http://{h}" for h in own_hosts(port)}:
-        return Refusal(403, f"refused: a request from another site ({origin}) may not use "
-                            "the studio")
+        return Refusal(403, _("refused: a request from another site ({origin}) may not use "
+                              "the studio").format(origin=origin))
     if (headers.get("Sec-Fetch-Site") or "same-origin").lower() not in ("same-origin", "none"):
-        return Refusal(403, "refused: a request from another site may not use the studio")
+        return Refusal(403, _("refused: a request from another site may not use the studio"))
     if not token or not hmac.compare_digest(token.encode(), expected.encode()):
-        return Refusal(403, "refused: this address lacks the studio's session token; open the "
-                            "address guji studio printed")
+        return Refusal(403, _("refused: this address lacks the studio's session token; open the "
+                              "address guji studio printed"))
     return _size_refusal(headers, method, limits.current().text_bytes if most is None else most)
 
 
@@ -76,8 +77,8 @@ def _size_refusal(headers: Mapping[str, str], method: str, most: float) -> Refus
         return None
     length = headers.get("Content-Length")
     if length is None or not length.strip().isdigit():
-        return Refusal(411, "refused: the request does not say how long it is")
+        return Refusal(411, _("refused: the request does not say how long it is"))
     if int(length) > most:
-        return Refusal(413, f"refused: the text is {size_text(int(length))}, over guji's limit "
-                            f"of {size_text(most)} for one text")
+        return Refusal(413, _("refused: the text is {size}, over guji's limit of {most} for one "
+                              "text").format(size=size_text(int(length)), most=size_text(most)))
     return None

@@ -124,6 +124,7 @@ LOOK = """() => ({
   headings: Array.from(document.querySelectorAll('h2')).map(h => h.innerText),
   prose: Array.from(document.querySelectorAll('main > p, main h2, main h3, .player p'))
               .map(p => p.innerText),
+  schedule: Array.from(document.querySelectorAll('pre.schedule')).map(p => p.innerText),
 })"""
 
 
@@ -165,6 +166,12 @@ def test_the_page_in_chinese_looked_at_in_chromium(pages, tmp_path):
         left = [p for p in seen[lang]["prose"] if ENGLISH.search(p)]
         assert left == [], left
     assert any(ENGLISH.search(p) for p in seen["en"]["prose"])
+    # the compare schedule's box (guji.compare's Words) speaks the page's language too
+    assert "標出之處（該擊上響鈴）：" in seen["zh-Hant"]["schedule"][0]
+    assert "标出之处（该击上响铃）：" in seen["zh-Hans"]["schedule"][0]
+    assert "marked (a bell on the stroke):" in seen["en"]["schedule"][0]
+    for lang in ("zh-Hant", "zh-Hans"):
+        assert not [line for line in seen[lang]["schedule"][0].splitlines() if ENGLISH.search(line)]
     # the screenshots: Chinese words where the English ones stood, the picture the same
     en, zh = (read_png(shots[k])[..., :3].astype(int) for k in ("en", "zh-Hant"))
     assert (zh.mean(axis=2) < 100).sum() > 500

@@ -110,3 +110,16 @@ def test_the_studios_refusals_in_chinese(studio):
         assert (status, answer["error"]) == (403, "拒绝：来自其他网站（http://evil.example）的请求不得使用工作室")
     status, answer, _ = ask(studio, "GET", "/api/state", token=False)
     assert answer["error"].startswith("refused: this address lacks the studio's session token")
+
+
+def test_guji_diff_in_chinese_its_json_the_same(tmp_path):
+    argv = ["diff", "lu:1", "lu:1@wuli-tongkao"]
+    han = runner.guji(["--lang", "zh-Hant", *argv], tmp_path).stdout.decode().splitlines()
+    assert han[-2:] == ["異 1 處，衍 0 處，脫 0 處（以 A 為底本，編輯距離 1）",
+                        "  異：A 第 4 擊 ○ 鼙（「半」前，1:6） → B 第 4 擊 □ 鼓（「半」前，1:5）"]
+    same = runner.guji(["--lang", "zh-Hans", "diff", "lu:1", "lu:1@lijing-benyi"], tmp_path)
+    assert same.stdout.decode().splitlines()[-1] == "相同：23 击，「半」在第 11 击之后"
+    english = runner.guji(["--lang", "en", *argv], tmp_path).stdout.decode()
+    assert "1 substitution, 0 insertions, 0 deletions (edit distance 1, from A to B)" in english
+    assert len({runner.guji(["--lang", lang, *argv, "--json"], tmp_path).stdout
+                for lang in ("en", "zh-Hant", "zh-Hans")}) == 1

@@ -31,7 +31,7 @@ import argparse
 import os
 import sys
 
-from ...i18n import _
+from ...i18n import N_, _, ngettext
 from ...text.collation.align import DEL, INS, MATCH, SUB, Alignment, align_patterns
 from ...text.collation.grid import Grid, HalfColumn, align_many
 from ...text.reading.notation import HALF, Pattern
@@ -45,7 +45,7 @@ MARK = "\u2191"       # ↑ also "ambiguous"
 #: Where one row has 半 and the other not (both two columns wide).
 HALF_FILLER = "\u3000"
 
-_KIND_WORDS = {SUB: "substitution", INS: "insertion", DEL: "deletion"}
+_KIND_WORDS = {SUB: N_("substitution"), INS: N_("insertion"), DEL: N_("deletion")}
 
 
 def register(subparsers) -> None:
@@ -124,29 +124,41 @@ def diff_text(a: Pattern, b: Pattern, alignment: Alignment, colour: bool = False
         lines.append(f"  {mark_row}")
     lines.append("")
     if alignment.identical:
-        lines.append(f"identical: {len(a.strokes)} strokes, 半 after stroke {a.half_start}")
+        lines.append(ngettext("identical: {n} stroke, 半 after stroke {half}",
+                              "identical: {n} strokes, 半 after stroke {half}",
+                              len(a.strokes)).format(n=len(a.strokes), half=a.half_start))
     else:
-        lines.append(f"{alignment.counts_text()} "
-                     f"(edit distance {alignment.distance}, from A to B)")
+        lines.append(_("{counts} (edit distance {distance}, from A to B)").format(
+            counts=_counts(alignment), distance=alignment.distance))
         for op in alignment.differences:
             lines.append("  " + describe(op, a, b))
     return "\n".join(lines) + "\n"
 
 
+def _counts(alignment: Alignment) -> str:
+    """``1 substitution, 0 insertions, 2 deletions`` in the user's language."""
+    n_sub, n_ins, n_del = alignment.substitutions, alignment.insertions, alignment.deletions
+    return _(", ").join((
+        ngettext("{n} substitution", "{n} substitutions", n_sub).format(n=n_sub),
+        ngettext("{n} insertion", "{n} insertions", n_ins).format(n=n_ins),
+        ngettext("{n} deletion", "{n} deletions", n_del).format(n=n_del)))
+
+
 def _stroke(p: Pattern, i: int) -> str:
     s = p.strokes[i]
-    side = "before 半" if i < p.half_start else "after 半"
-    return f"stroke {i + 1} {s.glyph} {s.drum.value} ({side}, {s.location})"
+    side = _("before 半") if i < p.half_start else _("after 半")
+    return _("stroke {n} {glyph} {drum} ({side}, {place})").format(
+        n=i + 1, glyph=s.glyph, drum=s.drum.value, side=side, place=s.location)
 
 
 def describe(op, a: Pattern, b: Pattern) -> str:
     """One line for a difference: ``substitution: A stroke 4 ○ 鼙 … → B stroke 4 □ 鼓 …``."""
-    word = _KIND_WORDS.get(op.op, op.op)
+    word = _(_KIND_WORDS[op.op]) if op.op in _KIND_WORDS else op.op
     if op.op == SUB:
-        return f"{word}: A {_stroke(a, op.a)} → B {_stroke(b, op.b)}"
+        return _("{kind}: A {a} → B {b}").format(kind=word, a=_stroke(a, op.a), b=_stroke(b, op.b))
     if op.op == INS:
-        return f"{word}: B {_stroke(b, op.b)} is not in A"
+        return _("{kind}: B {b} is not in A").format(kind=word, b=_stroke(b, op.b))
     if op.op == DEL:
-        return f"{word}: A {_stroke(a, op.a)} is not in B"
+        return _("{kind}: A {a} is not in B").format(kind=word, a=_stroke(a, op.a))
     assert op.op == MATCH
-    return f"match: A {_stroke(a, op.a)} = B {_stroke(b, op.b)}"
+    return _("match: A {a} = B {b}").format(a=_stroke(a, op.a), b=_stroke(b, op.b))

@@ -86,6 +86,9 @@ def test_the_editions_place_and_the_variants_in_chinese(tmp_path):
     assert ("  異文：liji-zhengyi 第 4 擊（「半」前）：○ liji-zhengyi, lijing-benyi；□ wuli-tongkao"
             in lines)
     assert "  不符 wuli-tongkao：whole 鼙 數得 12，所言之數 13 — lijing-benyi 第1行第259列 鼙声十三" in lines
+    assert "    2. wuli-tongkao (1): 「半」前：第 4 擊作 □（底本作 ○）" in lines
+    assert "    2. wuli-tongkao (1): before 半: □ for ○ at stroke 4" in runner.guji(
+        ["--lang", "en", "collate"], tmp_path).stdout.decode().splitlines()
     (tmp_path / "n.txt").write_text("魯鼓○□○○□(一本作○)□○□○○□半○□○□○○○□□○□○\n", encoding="utf-8")
     scanned = runner.guji(["--lang", "zh-Hant", "scan", "n.txt"], tmp_path)
     assert scanned.stdout.decode().splitlines()[-1].endswith("（異文注 (一本作○) 於 1:8）")

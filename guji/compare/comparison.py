@@ -11,48 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..i18n import _, ngettext
+from ..i18n import Words, _
 from ..text.reading.notation import Pattern
 from ..timing.performance import Cue, Part, Performance, Timing
-
-
-@dataclass(frozen=True)
-class Words:
-    """A message not yet said: in English for the data (``--json``, MIDI markers:
-    the same bytes in every language), in the user's language where a person
-    reads it (:meth:`shown`, :mod:`guji.i18n`).
-
-    *message* is a msgid marked with ``N_()``, or a ``(singular, plural)`` pair
-    marked with ``NN_()`` and counted by *n*; *values* fill its ``{names}``, each
-    a plain value or :class:`Words` of its own.
-    """
-
-    message: str | tuple[str, str]
-    values: tuple[tuple[str, object], ...] = ()
-    n: int = 1
-
-    @classmethod
-    def of(cls, message: str | tuple[str, str], count: int = 1, /, **values: object) -> Words:
-        """*message* counted by *count*, its ``{names}`` filled from *values*."""
-        return cls(message, tuple(values.items()), count)
-
-    def _say(self, translated: bool) -> str:
-        values = {k: v._say(translated) if isinstance(v, Words) else v for k, v in self.values}
-        if isinstance(self.message, tuple):
-            one, many = self.message
-            text = ngettext(one, many, self.n) if translated else (one if self.n == 1 else many)
-        else:
-            text = _(self.message) if translated else self.message
-        return text.format(**values)
-
-    @property
-    def english(self) -> str:
-        """The words in English: what the data holds."""
-        return self._say(False)
-
-    def shown(self) -> str:
-        """The words in the language in use."""
-        return self._say(True)
 
 
 def _shown(text: str | Words) -> str:

@@ -120,7 +120,7 @@ def _print_collation(c: Collation) -> None:
         print(_('  no variant readings'))
     print(_('  agreement:'))
     for n, g in enumerate(c.groups, 1):
-        said = f": {'; '.join(g.differences)}" if g.differences else ""
+        said = (": " + _("; ").join(g.said())) if g.differences else ""
         print(f"    {n}. {', '.join(g.editions)} ({len(g.editions)}){said}")
     _print_claims(c)
 

@@ -31,6 +31,7 @@ from .align import DEL, INS, MATCH, SUB, check_alignment, check_patterns
 from .hirschberg import SMALL_CELLS, codes
 from .runs_split import trace_runs
 from ..reading.notation import Pattern
+from ...i18n import N_, Words
 
 __all__ = ["Group", "groups", "differences"]
 
@@ -45,6 +46,12 @@ class Group:
     after: str
     editions: tuple[str, ...]
     differences: tuple[str, ...] = ()
+    #: the same differences as :class:`~guji.i18n.Words`: :meth:`said` in the user's language
+    words: tuple[Words, ...] = ()
+
+    def said(self) -> list[str]:
+        """The differences in the language in use (English ones when no words are kept)."""
+        return [w.shown() for w in self.words] if self.words else list(self.differences)
 
     def to_json(self) -> dict:
         return {"before": self.before, "after": self.after, "editions": list(self.editions),
@@ -70,8 +77,8 @@ def groups(readings: Mapping[str, Pattern]) -> tuple[Group, ...]:
     if not order:
         return ()
     largest = first[order[0]]
-    return tuple(Group(k[0], k[1], tuple(members[k]),
-                       () if i == 0 else tuple(differences(largest, first[k])))
+    said = [() if i == 0 else tuple(difference_words(largest, first[k])) for i, k in enumerate(order)]
+    return tuple(Group(k[0], k[1], tuple(members[k]), tuple(w.english for w in said[i]), said[i])
                  for i, k in enumerate(order))
 
 
@@ -151,14 +158,16 @@ def _trace(a, b, cost, worst) -> list[tuple[str, int | None, int | None]]:
     return ops
 
 
-def _strokes(n: int, first: int) -> str:
-    return f"stroke {first}" if n == 1 else f"strokes {first}–{first + n - 1}"
+def _strokes(n: int, first: int) -> Words:
+    if n == 1:
+        return Words.of(N_("stroke {first}"), first=first)
+    return Words.of(N_("strokes {first}–{last}"), first=first, last=first + n - 1)
 
 
-def _phrases(mine: str, theirs: str) -> list[str]:
+def _phrases(mine: str, theirs: str) -> list[Words]:
     """How *theirs* differs from *mine* (one part of a pattern each, ○ □), in words."""
     ops = align_runs(mine, theirs)
-    phrases: list[str] = []
+    phrases: list[Words] = []
     seen = k = 0                          # strokes of *mine* before the run
     while k < len(ops):
         kind = ops[k][0]
@@ -172,29 +181,43 @@ def _phrases(mine: str, theirs: str) -> list[str]:
             k += 1
         if kind == INS:
             added = "".join(theirs[j] for _, _, j in run)
-            phrases.append(f"one {added} more " + (f"after stroke {seen}" if seen
-                                                   else "before stroke 1"))
+            phrases.append(Words.of(N_("one {added} more after stroke {seen}"), added=added, seen=seen)
+                           if seen else Words.of(N_("one {added} more before stroke 1"), added=added))
             continue
         at = _strokes(len(run), seen + 1)
         written = "".join(mine[i] for _, i, _ in run)
         if kind == DEL:
-            phrases.append(f"one {written} fewer at {at}")
+            phrases.append(Words.of(N_("one {written} fewer at {at}"), written=written, at=at))
         else:
-            phrases.append("".join(theirs[j] for _, _, j in run) + f" for {written} at {at}")
+            phrases.append(Words.of(N_("{read} for {written} at {at}"), at=at, written=written,
+                                    read="".join(theirs[j] for _, _, j in run)))
         seen += len(run)
     return phrases
 
 
 def differences(ref: Pattern, other: Pattern) -> list[str]:
+    """:func:`difference_words` in English (what collate's JSON holds)."""
+    return [w.english for w in difference_words(ref, other)]
+
+
+def difference_words(ref: Pattern, other: Pattern) -> list[Words]:
     """How *other* reads where *ref* reads otherwise, in words: one phrase per
     part (``before 半: □ for ○ at stroke 4``, ``after 半: one ○□ fewer at
     strokes 3–4``). The parts are aligned each on its own (:func:`align_runs`):
     a stroke is before 半 or after it in both readings."""
     check_patterns(ref, other)
     out = []
-    for side, mine, theirs in (("before", _parts(ref)[0], _parts(other)[0]),
-                               ("after", _parts(ref)[1], _parts(other)[1])):
+    for side, mine, theirs in ((N_("before 半: {phrases}"), _parts(ref)[0], _parts(other)[0]),
+                               (N_("after 半: {phrases}"), _parts(ref)[1], _parts(other)[1])):
         phrases = _phrases(mine, theirs)
         if phrases:
-            out.append(f"{side} 半: " + ", ".join(phrases))
+            out.append(Words.of(side, phrases=_listed(phrases)))
     return out
+
+
+def _listed(phrases: list[Words]) -> Words:
+    """*phrases* one after another, ``, `` between them (``，`` in Chinese)."""
+    listed = phrases[0]
+    for p in phrases[1:]:
+        listed = Words.of(N_("{first}, {then}"), first=listed, then=p)
+    return listed

@@ -158,8 +158,9 @@ def test_strokes_recorded_on_the_grid_and_json_lines_when_heard(sink, tmp_path):
           f"{first_sound:.3f} s after the command started")
     assert -FIRST_LINE_EARLY <= late[0] <= LINE_TOLERANCE, late
     assert np.abs(late[1:]).max() <= LINE_TOLERANCE, late
-    # 0.4–0.5 s measured warm (bench/bench_live.py); 2.3 s seen with two busy loops beside CI
-    assert first_sound < 4.0
+    # 0.4–0.5 s measured warm (bench/bench_live.py); 2.3 s seen with two busy loops beside CI,
+    # 3.8 s with other suites beside those too: a start-up that hangs fails, a slow one not
+    assert first_sound < 8.0
 
 
 def _loop_until_ctrl_c(sink, tmp_path):

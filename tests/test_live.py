@@ -107,26 +107,60 @@ def run_recorded(sink, tmp_path, *args: str):
 
 # -- sound, on the clock ----------------------------------------------------------------
 
+#: Tries of the grid's test at most: a run in which guji says the sound was
+#: disturbed downstream (a gap, an underrun: a loaded machine) cannot show the
+#: grid, and another is made.
+GRID_TRIES = 4
+#: How far each JSON line may be from its stroke in the recording (seconds).
+LINE_TOLERANCE = 0.030
+#: How early the first stroke's line may be: it is said on the clock of the
+#: buffer's filling, before the server has started the stream (guji.sound.clock:
+#: waiting for the running clock would make it a block late where the stream
+#: starts on time); seen 34 ms early on the test's sink beside two busy loops.
+FIRST_LINE_EARLY = 0.060
+
+
 def test_strokes_recorded_on_the_grid_and_json_lines_when_heard(sink, tmp_path):
-    code, lines, err, rec, spawned = run_recorded(sink, tmp_path, "lu")
-    assert code == 0 and tools.without_honest_reports(err) == "", err
-    assert [j["index"] for _, j in lines] == list(range(len(LU)))
-    assert "".join(j["stroke"] for _, j in lines) == LU
-    assert [j["drum"] for _, j in lines] == ["鼙" if g == "○" else "鼓" for g in LU]
-    assert [j["time"] for _, j in lines] == pytest.approx([0.6 * i for i in range(len(LU))])
-    onsets = detect_onsets(rec.samples, RATE)
-    assert len(onsets) == len(LU), onsets               # every stroke is there, and no other
-    spacing = np.abs(np.diff(onsets) - 0.6)
-    assert spacing.max() <= 0.005
+    """Every stroke in the recording, 0.6 s apart within 5 ms; each JSON line
+    within LINE_TOLERANCE of its stroke (the first: FIRST_LINE_EARLY early at
+    most). A run guji says was disturbed is tried again (GRID_TRIES at most),
+    and so is one off the grid by less than guji can tell from its clock's
+    jitter (JUMP); a larger disturbance guji did not say fails."""
+    disturbed = []
+    for attempt in range(GRID_TRIES):
+        code, lines, err, rec, spawned = run_recorded(sink, tmp_path, "lu")
+        assert code == 0 and tools.without_honest_reports(err) == "", err
+        assert [j["index"] for _, j in lines] == list(range(len(LU)))
+        assert "".join(j["stroke"] for _, j in lines) == LU
+        assert [j["drum"] for _, j in lines] == ["鼙" if g == "○" else "鼓" for g in LU]
+        assert [j["time"] for _, j in lines] == pytest.approx([0.6 * i for i in range(len(LU))])
+        if err:                               # guji said the sound was disturbed downstream
+            disturbed.append(err.strip())
+            print(f"\ngrid try {attempt + 1}: {err.strip()}")
+            continue
+        onsets = detect_onsets(rec.samples, RATE)
+        assert len(onsets) == len(LU), onsets           # every stroke is there, and no other
+        spacing = np.abs(np.diff(onsets) - 0.6)
+        # a move under guji's clock jitter (JUMP) is one guji cannot tell: another try
+        assert spacing.max() <= max(0.005, JUMP), np.round(np.diff(onsets), 4)
+        if spacing.max() > 0.005:
+            disturbed.append(f"{spacing.max() * 1000:.0f} ms unsaid")
+            print(f"\ngrid try {attempt + 1}: {disturbed[-1]}")
+            continue
+        break
+    else:
+        pytest.fail(f"every one of {GRID_TRIES} runs was disturbed downstream: {disturbed}")
     heard = rec.t0 + onsets                              # monotonic, when the sink played each
     late = np.array([t for t, _ in lines]) - heard
     first_sound = heard[0] - spawned
     print(f"\nspacing error max {spacing.max() * 1000:.3f} ms; JSON line - stroke "
           f"{late.min() * 1000:+.1f} … {late.max() * 1000:+.1f} ms; first sound "
           f"{first_sound:.3f} s after the command started")
-    assert np.abs(late).max() <= 0.030
-    # 0.4–0.5 s measured warm (bench/bench_live.py); 2.3 s seen with two busy loops beside CI
-    assert first_sound < 4.0
+    assert -FIRST_LINE_EARLY <= late[0] <= LINE_TOLERANCE, late
+    assert np.abs(late[1:]).max() <= LINE_TOLERANCE, late
+    # 0.4–0.5 s measured warm (bench/bench_live.py); 2.3 s seen with two busy loops beside CI,
+    # 3.8 s with other suites beside those too: a start-up that hangs fails, a slow one not
+    assert first_sound < 8.0
 
 
 def _loop_until_ctrl_c(sink, tmp_path):
@@ -351,12 +385,40 @@ class Terminal:
     def type(self, key: bytes):
         os.write(self.master, key)
 
+    def wait_for(self, seen, timeout: float = 15.0) -> str:
+        """Until ``seen(text)`` holds for what the child wrote after what was
+        already there; that text. Bounded: fails after *timeout* seconds."""
+        start = len(self.output)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.output[start:].decode(errors="replace")
+            if seen(text):
+                return text
+            time.sleep(0.005)
+        raise AssertionError(f"not seen in {timeout} s: {self.output[start:]!r}")
+
     def close(self):
         self._reader.join(5)
         os.close(self.master)
 
 
-def test_space_pauses_and_q_quits_in_a_terminal(sink, tmp_path):
+#: Tries of the keys' test at most: a try in which guji says the sound was disturbed
+#: downstream cannot show the grid around the pause, and another is made.
+KEYS_TRIES = 4
+
+
+def _pause_resume_quit(sink, tmp_path):
+    """``guji play lu --repeat 4 --interval 0.3`` in a terminal: space when the
+    display shows stroke 3, space again 1.2 s after the display said ``[paused]``,
+    ``q`` when it showed three more strokes. (the terminal's text, exit status,
+    recording, whether the terminal was put back as it was).
+
+    Keys are typed on what the display shows, not at moments after the start:
+    a key typed while guji is still starting (1.9 s to the first stroke seen
+    beside two busy loops) is echoed by the terminal and then discarded when
+    guji puts it in cbreak mode (``tty.setcbreak``: ``TCSAFLUSH``), as in any
+    terminal program; a test that typed at 1.5 s paused at its second key and
+    quit while paused (no resume, no ``[paused]`` seen when the keys fell so)."""
     rec = sink.record(tmp_path / "keys.wav")
     rec.wait_for_audio()
     term = Terminal()
@@ -365,26 +427,56 @@ def test_space_pauses_and_q_quits_in_a_terminal(sink, tmp_path):
                          env=sink.child_env(), cwd=OUTSIDE, stdin=term.slave, stderr=term.slave,
                          stdout=subprocess.PIPE, text=True)
     term.start()
-    time.sleep(1.5)
-    term.type(b" ")          # pause
-    time.sleep(1.2)
-    term.type(b" ")          # resume
-    time.sleep(1.0)
-    term.type(b"q")          # quit
-    p.wait(30)
-    assert termios.tcgetattr(term.master) == settings       # the terminal as it was
+    try:
+        term.wait_for(lambda t: " 3/12 " in t)
+        term.type(b" ")          # pause
+        term.wait_for(lambda t: "[paused]" in t, timeout=5)
+        time.sleep(1.2)          # paused this long: the gap the recording must show
+        term.type(b" ")          # resume
+        term.wait_for(lambda t: t.count("\r") >= 4 and "[paused]" not in t.split("\r")[-1])
+        term.type(b"q")          # quit
+        p.wait(30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(10)
+    kept = termios.tcgetattr(term.master) == settings
     term.close()
     time.sleep(0.1)
     rec.stop()
-    assert p.returncode == 0
-    shown = term.output.decode()
-    assert "[paused]" in shown and "ALSA" not in shown and "Traceback" not in shown
-    # one redrawn line: carriage returns, and one line break, at the end
-    assert shown.count("\r") >= 5 and shown.replace("\r\n", "").count("\n") == 0
-    gaps = np.diff(detect_onsets(rec.samples, RATE))
-    assert 4 <= len(gaps) + 1 < 48
-    assert (gaps > 1.0).sum() == 1                      # the pause, once
-    assert np.abs(gaps[gaps < 1.0] - 0.3).max() <= 0.001
+    return term.output.decode(), p.returncode, rec, kept
+
+
+def test_space_pauses_and_q_quits_in_a_terminal(sink, tmp_path):
+    """Space pauses (the line says ``[paused]``, the sound stops), space
+    resumes on the grid, ``q`` quits with exit 0 and the terminal as it was.
+
+    The recording's strokes must be 0.3 s apart within 1 ms but for the one
+    pause. Under load the server now and then inserts silence after guji's
+    callback (see the loop's test): guji then says so (``guji: playback: … gaps
+    downstream``, in the terminal after the display), the try cannot show the
+    grid, and another is made; a disturbance guji did not say fails."""
+    disturbed = []
+    for attempt in range(KEYS_TRIES):
+        shown, code, rec, kept = _pause_resume_quit(sink, tmp_path)
+        assert kept                                          # the terminal as it was
+        assert code == 0, shown
+        assert "[paused]" in shown and "ALSA" not in shown and "Traceback" not in shown
+        display, _, after = shown.partition("\r\n")
+        # one redrawn line: carriage returns, and one line break, at its end
+        assert display.count("\r") >= 5 and "\n" not in display, shown
+        said = after.splitlines()
+        assert all(tools.HONEST_REPORT.fullmatch(line) for line in said), shown
+        gaps = np.diff(detect_onsets(rec.samples, RATE))
+        if said:                                             # guji said it was disturbed
+            disturbed.append(said[0])
+            print(f"\nkeys try {attempt + 1}: {said[0]}")
+            continue
+        assert 5 <= len(gaps) + 1 < 48, gaps
+        assert (gaps > 1.0).sum() == 1, np.round(gaps, 4)    # the pause, once
+        assert np.abs(gaps[gaps < 1.0] - 0.3).max() <= 0.001, np.round(gaps, 4)
+        return
+    pytest.fail(f"every one of {KEYS_TRIES} tries was disturbed downstream: {disturbed}")
 
 
 FORCED_UNDERRUNS = r"""

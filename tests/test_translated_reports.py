@@ -8,23 +8,11 @@ the JSON and MEI stay the same bytes in every language.
 
 from __future__ import annotations
 
-import contextlib
-
 import runner
 
-from guji import i18n
 from guji.sound.report import PlayReport
+from test_page_languages import speaking
 from test_studio import ask, studio  # noqa: F401  (the fixture: a real studio on loopback)
-
-
-@contextlib.contextmanager
-def speaking(lang: str):
-    before = i18n.language()
-    i18n.use(lang)
-    try:
-        yield
-    finally:
-        i18n.use(before)
 
 
 def test_the_playback_summary_in_each_language():

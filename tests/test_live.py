@@ -49,10 +49,15 @@ LU = load("lu").notation(Rite.TOUHU)   # the 12 strokes of 投壺's 魯鼓
 @pytest.fixture(scope="module")
 def sink():
     need(pulse.missing())
-    try:
-        import sounddevice  # noqa: F401
-    except OSError as e:
-        need(f"{e}: apt-get install libportaudio2")
+    # asked of a child: importing sounddevice here would start PortAudio in
+    # this test process, and with the jack fixture's server named in the
+    # environment its JACK host API then aborts the whole run at exit
+    # (pa_jack.c: Terminate: Assertion `err == 0', exit 134) once that
+    # server has been stopped
+    r = subprocess.run([sys.executable, "-c", "import sounddevice"], capture_output=True,
+                       text=True, env=jack_free_env())
+    if r.returncode != 0:
+        need(f"{r.stderr.strip().splitlines()[-1:]}: apt-get install libportaudio2")
     s = pulse.PulseSink("gujitest").start()
     yield s
     s.stop()
@@ -64,6 +69,11 @@ def jack():
     j = jack_server.JackServer().start()
     yield j
     j.stop()
+
+
+def jack_free_env() -> dict[str, str]:
+    """This process's environment without the jack fixture's server in it."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("JACK_")}
 
 
 def guji(*args: str) -> list[str]:

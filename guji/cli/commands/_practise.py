@@ -1,0 +1,98 @@
+"""``guji play … --check``: play the count-in (and the other drum), listen, report.
+
+The drummer plays along; the input (a microphone, ``--input``) is heard
+from before the first sound to a moment after the last, and then checked
+as ``guji check`` checks a recording (:mod:`guji.practice`): the same
+pairing, the same report, the same anchor — the first hit heard plays the
+performance's first event, so with ``--count-in`` the microphone must hear
+guji's clicks (in a room it does; on headphones give no count-in and start
+on the first stroke). The tempo is the one played (given, not found).
+
+Without ``--mute``/``--solo`` guji plays only the count-in and the drummer
+both drums; with them guji plays the drum kept (minus-one) and the report
+covers every stroke the microphone heard, guji's own included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...i18n import _
+from ...errors import UsageError
+
+#: Seconds listened to after the playback ends (the last stroke's ring).
+AFTER = 0.4
+#: Seconds of input kept beyond the performance (a late start of the output,
+#: the latency, the ring of the last stroke): the bound of the memory.
+SLACK = 5.0
+
+
+def add_check_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group(_("practice (play along and be checked)"))
+    g.add_argument("--check", action="store_true",
+                   help=_("listen on the sound input while playing and report, as 'guji check' "
+                          "does, how the drums were played; guji plays the count-in (and with "
+                          "--mute/--solo the drum kept), you play the rest"))
+    g.add_argument("--input", metavar="DEVICE",
+                   help=_("with --check: the input device (index or part of its name); default "
+                          "the system's"))
+
+
+def refused(args: argparse.Namespace) -> None:
+    """One line for what --check cannot do (before any sound)."""
+    if args.input is not None and not args.check:
+        raise UsageError(_("--input is the microphone of --check: give --check too"))
+    if not args.check:
+        return
+    for given, name in ((args.loop, "--loop"), (args.no_audio, "--no-audio"),
+                        (getattr(args, "ramp", None) is not None, "--ramp")):
+        if given:
+            raise UsageError(_("--check cannot be used with {option} (the report pairs one "
+                               "pass on one grid, played by guji's sound)").format(option=name))
+
+
+def practice_performance(performance, args: argparse.Namespace):
+    """What guji plays under --check: the drums muted unless --mute/--solo chose."""
+    from ...timing.performance import DRUMS
+    if getattr(args, "mute", None) or getattr(args, "solo", None):
+        return performance
+    return performance.muting(DRUMS)
+
+
+def checked_play(args: argparse.Namespace, performance, play) -> tuple:
+    """Play *performance* with *play* (a function of it) while listening; the
+    play report and the check report's text (or JSON text)."""
+    import threading
+    from ...practice.expected import expected_events
+    from ...sound.capture import Capture
+    from ._audio import rate_from_args
+    events = expected_events(performance)             # stacked refused before any sound
+    rate = rate_from_args(args)
+    listening = Capture(rate=rate, seconds=performance.duration + args.latency + SLACK,
+                        device=args.input)
+    with listening:
+        report = play(practice_performance(performance, args))
+        threading.Event().wait(AFTER)                 # the last stroke's ring
+    return report, _checked(args, performance, events, listening)
+
+
+def _checked(args, performance, events, listening) -> str:
+    import json
+    from ...practice.pairing import pair
+    from ...practice.report import TempoUsed, report_json, report_text
+    from ...practice.transcribe import transcribe_array
+    heard = transcribe_array(listening.samples(), listening.rate)
+    interval = performance.interval
+    pairing = pair(events, heard.hits, interval)
+    tempo = TempoUsed("given", interval, interval, interval)
+    source = _("the input") if args.input is None else args.input
+    if listening.overflows or listening.dropped:
+        print(_("guji: the input lost frames ({overflows} overflows, {dropped} frames past the "
+                "end): the report may miss hits").format(overflows=listening.overflows,
+                                                         dropped=listening.dropped),
+              file=sys.stderr)
+    if args.json:
+        return json.dumps(report_json(pairing, source, list(args.ids), tempo),
+                          ensure_ascii=False) + "\n"
+    return report_text(pairing, source, tempo)

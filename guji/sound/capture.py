@@ -1,0 +1,116 @@
+"""Listening on an input (a microphone) while guji plays: :class:`Capture`.
+
+    with Capture(rate=48000, seconds=40.0) as heard:    # opens and starts the input
+        ...play...
+    samples = heard.samples()                           # mono float32, what came in
+
+PortAudio's callback copies each block it is given into a list, and nothing
+more (no lock, no print); the frames are kept up to *seconds* (the length of
+what is played, plus a tail, measured before the stream opens: the memory
+is bounded, ``4 × rate × seconds`` bytes), later frames are counted and
+dropped. Stereo (or more) input is folded to mono, a channel at a time.
+Overflows (``status.input_overflow``: frames the device lost) are counted:
+the caller says so, as a late stroke may then be a lost one.
+
+The input is the system's default unless *device* names one (index or part
+of a name, as ``guji devices`` lists them: the devices with input channels).
+sounddevice is imported only when a capture starts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..i18n import _
+from .devices import AudioDeviceError, sounddevice_module
+
+
+def input_device(sd, device: int | str | None) -> int | None:
+    """The PortAudio index of the input *device* (``None``: the default);
+    :class:`AudioDeviceError` when there is no such input."""
+    inputs = [(i, d) for i, d in enumerate(sd.query_devices()) if d["max_input_channels"] > 0]
+    if not inputs:
+        raise AudioDeviceError(_("no sound input (microphone) found"))
+    if device is None:
+        return None
+    if isinstance(device, int) or str(device).isdigit():
+        index = int(device)
+        if any(i == index for i, _d in inputs):
+            return index
+    else:
+        named = [i for i, d in inputs if str(device).lower() in d["name"].lower()]
+        if named:
+            return named[0]
+    raise AudioDeviceError(_("no sound input named {device!r} (see 'guji devices')")
+                           .format(device=device))
+
+
+class Capture:
+    """An input stream kept in memory (module docstring)."""
+
+    def __init__(self, *, rate: int, seconds: float, device: int | str | None = None):
+        self.rate, self.device = rate, device
+        self.limit = max(1, int(round(seconds * rate)))
+        self._blocks: list[np.ndarray] = []
+        self.frames = 0            # frames kept
+        self.dropped = 0           # frames past the limit
+        self.overflows = 0
+        self._stream = None
+
+    def _callback(self, indata, frames, _time_info, status) -> None:
+        if status.input_overflow:
+            self.overflows += 1
+        room = self.limit - self.frames
+        if room <= 0:
+            self.dropped += frames
+            return
+        kept = min(room, frames)
+        self._blocks.append(indata[:kept].copy())
+        self.frames += kept
+        self.dropped += frames - kept
+
+    def start(self) -> "Capture":
+        """Open the input and start listening; :class:`AudioDeviceError` when it cannot."""
+        sd = sounddevice_module()
+        index = input_device(sd, self.device)
+        info = sd.query_devices(index, "input") if index is not None else \
+            sd.query_devices(kind="input")
+        channels = max(1, min(2, int(info["max_input_channels"])))
+        try:
+            self._stream = sd.InputStream(samplerate=self.rate, channels=channels,
+                                          dtype="float32", device=index,
+                                          callback=self._callback)
+            self._stream.start()
+        except sd.PortAudioError as e:
+            self.close()
+            raise AudioDeviceError(_("cannot open the sound input"), detail=str(e)) from None
+        return self
+
+    def close(self) -> None:
+        """Stop and close the input (safe to call twice)."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            from .stream import PORTAUDIO_WAIT, bounded
+            bounded(stream.abort, PORTAUDIO_WAIT)
+            bounded(stream.close, PORTAUDIO_WAIT)
+
+    def __enter__(self) -> "Capture":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def samples(self) -> np.ndarray:
+        """What came in, mono float32 (channels averaged one at a time)."""
+        if not self._blocks:
+            return np.zeros(0, dtype=np.float32)
+        width = self._blocks[0].shape[1]
+        out = np.zeros(self.frames, dtype=np.float32)
+        for c in range(width):
+            at = 0
+            for block in self._blocks:
+                out[at:at + len(block)] += block[:, c]
+                at += len(block)
+        if width > 1:
+            out /= width
+        return out

@@ -1,0 +1,161 @@
+"""``guji play … --check`` on a real stream both ways: a private PulseAudio null sink.
+
+The sink is the room: guji plays its count-in to it, and its input is the
+same sink's monitor (PulseAudio records a sink named as a source from its
+monitor), so guji's microphone hears its own clicks, as a microphone in a
+room hears the loudspeaker. The drummer is this test: a seeded performance
+of 魯鼓 (tests/practice_set.py: jitter, one wrong drum, one missing stroke,
+one extra hit; its truth known) played into the sink with ``paplay``, started
+when guji says its first click is heard. ``parec`` records the monitor at
+the same time, and ``guji check`` of that recording is the reference.
+
+Tolerances: the two reports are of the same sound captured twice (guji's
+float32 through ALSA's pulse plugin, parec's s16), each anchored on its first
+click: per stroke the same kind, deviations within 1 ms (sample-accurate
+onsets on both; 1 ms is the int16 capture's margin, seen ≤ 0.1 ms). Against
+the truth: the seeded mistakes at their strokes, and the deviations equal to
+the truth's plus one constant (when this test's ``paplay`` actually started:
+not guji's, not the same each run) within 2 ms (median; the issue's figure).
+That constant must stay within ±150 ms for the strokes to fall on their grid
+steps at 0.6 s; a run where this test's own player started later (a loaded
+machine) is made again, at most :data:`TRIES` times.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+import practice_set
+from live import pulse
+from runner import environment
+from tools import need
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
+
+INTERVAL = 0.6
+COUNT_IN = 4
+TRIES = 3
+OPTIONS = ["lu", "--count-in", str(COUNT_IN), "--bpm", "100"]
+GUJI = [sys.executable, "-m", "guji"]
+
+
+@pytest.fixture(scope="module")
+def room():
+    need(pulse.missing())
+    try:
+        import sounddevice  # noqa: F401
+    except OSError as e:
+        need(f"{e}: apt-get install libportaudio2")
+    s = pulse.PulseSink("gujiroom").start()
+    yield s
+    s.stop()
+
+
+def _performance(tmp_path):
+    x, truth = practice_set.perform(load("lu"), seed=27, jitter=0.015, wrong=1, missing=1,
+                                    extra=1, interval=INTERVAL, rite=Rite.TOUHU)
+    path = tmp_path / "drummer.wav"
+    sf.write(path, (0.5 * x).astype(np.float32), 48000, subtype="FLOAT")
+    return path, truth
+
+
+def _play_along(room, tmp_path, drummer):
+    """``guji play --check --json`` with the drummer started on the first click
+    heard: (guji's exit status, its JSON lines, its stderr, the monitor recording)."""
+    env = room.child_env(environment())
+    rec = room.record(tmp_path / "room.wav")
+    rec.wait_for_audio()
+    p = subprocess.Popen(GUJI + ["play", *OPTIONS, "--check", "--json"], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)
+    reader.start()
+    lines = [p.stdout.readline()]
+    heard = time.monotonic()
+    # the performance's first stroke LEAD seconds in: due COUNT_IN intervals after the click
+    wait = COUNT_IN * INTERVAL - practice_set.LEAD - (time.monotonic() - heard)
+    threading.Event().wait(max(0.0, wait))
+    player = subprocess.Popen(["paplay", str(drummer)], env=env)
+    lines += p.stdout.readlines()
+    code = p.wait(60)
+    player.wait(30)
+    reader.join(10)
+    threading.Event().wait(0.2)
+    rec.stop()
+    return code, [json.loads(line) for line in lines if line.strip()], "".join(err), rec
+
+
+def _offset(report, truth) -> float:
+    """Median of (reported − true deviation) over the strokes played: the
+    drummer's (this test's paplay's) start against guji's grid."""
+    diffs = _against_truth(report, truth)
+    return float(np.median(diffs)) if diffs else float("inf")
+
+
+def _against_truth(report, truth) -> list[float]:
+    expected = truth.expected_times
+    out = []
+    strokes = [r for r in report["strokes"] if r["kind"] != "extra"]
+    for row, (kind, t) in zip(strokes, truth.strokes):
+        if t is None or row["deviation_ms"] is None:
+            continue
+        true_ms = (t - practice_set.LEAD - expected[row["stroke"]]) * 1000
+        out.append(row["deviation_ms"] - true_ms)
+    return out
+
+
+def test_play_check_reports_what_check_reports_of_the_same_sound(room, tmp_path):
+    drummer, truth = _performance(tmp_path)
+    for attempt in range(TRIES):
+        code, lines, err, rec = _play_along(room, tmp_path, drummer)
+        assert code == 0, err
+        report = lines[-1]
+        offset = _offset(report, truth)
+        print(f"try {attempt + 1}: the drummer {offset:+.1f} ms against guji's grid")
+        if abs(offset) < 150:
+            break
+    else:
+        pytest.fail(f"the test's paplay never started within 150 ms of its moment ({offset:+.1f} ms)")
+    # a line for every click and every stroke (shown to keep the drummer's place,
+    # though guji plays only the clicks: a drum of guji's would be an extra hit below)
+    assert [line.get("drum") for line in lines[:COUNT_IN]] == ["click"] * COUNT_IN
+    assert len(lines) - 1 == COUNT_IN + len(truth.strokes)
+    checked = subprocess.run(GUJI + ["check", str(rec.path), *OPTIONS, "--json"],
+                             env=environment(), capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    reference = json.loads(checked.stdout)
+    kinds = [r["kind"] for r in report["strokes"]]
+    assert kinds == [r["kind"] for r in reference["strokes"]]
+    assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
+        [k for k, _ in truth.strokes], "the seeded mistakes at their strokes"
+    assert kinds.count("extra") == len(truth.extra) == 1
+    for mine, theirs in zip(report["strokes"], reference["strokes"]):
+        if mine["deviation_ms"] is not None:
+            assert abs(mine["deviation_ms"] - theirs["deviation_ms"]) <= 1.0, (mine, theirs)
+    for key in ("strokes", "right", "wrong_drum", "missing", "extra", "tempo"):
+        assert report["summary"][key] == reference["summary"][key], key
+    spread = [abs(d - offset) for d in _against_truth(report, truth)]
+    print(f"deviation against the truth after the offset: median {np.median(spread):.2f} ms, "
+          f"max {max(spread):.2f} ms; against guji check: max "
+          f"{max(abs(a['deviation_ms'] - b['deviation_ms']) for a, b in zip(report['strokes'], reference['strokes']) if a['deviation_ms'] is not None):.3f} ms")
+    assert np.median(spread) <= 2.0
+
+
+def test_play_check_refuses_what_it_cannot_check(tmp_path):
+    for extra, word in ((["--loop"], "--loop"), (["--ramp", "60:100", "--repeat", "2"], "--ramp")):
+        p = subprocess.run(GUJI + ["play", "lu", "--check", *extra], env=environment(),
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        assert word in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    p = subprocess.run(GUJI + ["play", "lu", "--input", "mic"], env=environment(),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "--check" in p.stderr, p.stderr

@@ -67,13 +67,23 @@ def _performance(tmp_path):
     return path, truth
 
 
+def _default_input(room) -> str:
+    """The name ``guji devices --input --json`` marks default (the room's monitor)."""
+    p = subprocess.run(GUJI + ["devices", "--input", "--json"], env=room.child_env(environment()),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    (default,) = [d for d in json.loads(p.stdout) if d["default"]]
+    return default["name"]
+
+
 def _play_along(room, tmp_path, drummer):
-    """``guji play --check --json`` with the drummer started on the first click
-    heard: (guji's exit status, its JSON lines, its stderr, the monitor recording)."""
+    """``guji play --check --json --input NAME`` with the drummer started on the first
+    click heard: (guji's exit status, its JSON lines, its stderr, the monitor recording)."""
     env = room.child_env(environment())
     rec = room.record(tmp_path / "room.wav")
     rec.wait_for_audio()
-    p = subprocess.Popen(GUJI + ["play", *OPTIONS, "--check", "--json"], env=env,
+    p = subprocess.Popen(GUJI + ["play", *OPTIONS, "--check", "--json",
+                                 "--input", _default_input(room)], env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     err: list[str] = []
@@ -159,3 +169,27 @@ def test_play_check_refuses_what_it_cannot_check(tmp_path):
     p = subprocess.run(GUJI + ["play", "lu", "--input", "mic"], env=environment(),
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "--check" in p.stderr, p.stderr
+
+
+def test_play_check_on_a_device_without_a_clock_is_one_line(tmp_path):
+    """ALSA's null device (real PortAudio) takes and gives frames without a clock:
+    there is nothing to check, said in one line, exit 2."""
+    try:
+        import sounddevice  # noqa: F401
+    except OSError as e:
+        need(f"{e}: apt-get install libportaudio2")
+    conf = tmp_path / "asound.conf"
+    conf.write_text("pcm.!default { type null }\n")
+    p = subprocess.run(GUJI + ["play", "lu", "--check", "--quiet"],
+                       env=environment(ALSA_CONFIG_PATH=str(conf), PULSE_SERVER="unix:/nonexistent"),
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "guji: the sound input has no clock (a null device?): it heard nothing to check; "
+        "choose a microphone with --input (see 'guji devices --input')"], p.stderr
+    p = subprocess.run(GUJI + ["play", "lu", "--check", "--input", "no such microphone"],
+                       env=environment(ALSA_CONFIG_PATH=str(conf), PULSE_SERVER="unix:/nonexistent"),
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines() == [
+        "guji: no sound input named 'no such microphone' (see 'guji devices --input')"], p.stderr

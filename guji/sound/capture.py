@@ -13,11 +13,13 @@ Overflows (``status.input_overflow``: frames the device lost) are counted:
 the caller says so, as a late stroke may then be a lost one.
 
 The input is the system's default unless *device* names one (index or part
-of a name, as ``guji devices`` lists them: the devices with input channels).
+of a name, as ``guji devices --input`` lists them).
 sounddevice is imported only when a capture starts.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -25,12 +27,23 @@ from ..i18n import _
 from .devices import AudioDeviceError, sounddevice_module
 
 
+class InputDeviceError(AudioDeviceError):
+    """The input cannot be heard: one line, with no advice to render instead
+    (a file is no help to a drummer who wants to be heard)."""
+
+    def __init__(self, reason: str, *, detail: str | None = None):
+        super().__init__(reason, detail=detail, advice=None)
+
+    def advising(self, advice: str) -> "InputDeviceError":
+        return self
+
+
 def input_device(sd, device: int | str | None) -> int | None:
     """The PortAudio index of the input *device* (``None``: the default);
     :class:`AudioDeviceError` when there is no such input."""
     inputs = [(i, d) for i, d in enumerate(sd.query_devices()) if d["max_input_channels"] > 0]
     if not inputs:
-        raise AudioDeviceError(_("no sound input (microphone) found"))
+        raise InputDeviceError(_("no sound input (microphone) found"))
     if device is None:
         return None
     if isinstance(device, int) or str(device).isdigit():
@@ -41,7 +54,7 @@ def input_device(sd, device: int | str | None) -> int | None:
         named = [i for i, d in inputs if str(device).lower() in d["name"].lower()]
         if named:
             return named[0]
-    raise AudioDeviceError(_("no sound input named {device!r} (see 'guji devices')")
+    raise InputDeviceError(_("no sound input named {device!r} (see 'guji devices --input')")
                            .format(device=device))
 
 
@@ -56,6 +69,7 @@ class Capture:
         self.dropped = 0           # frames past the limit
         self.overflows = 0
         self._stream = None
+        self.started = self.ended = 0.0   # monotonic: the input opened, closed
 
     def _callback(self, indata, frames, _time_info, status) -> None:
         if status.input_overflow:
@@ -81,15 +95,17 @@ class Capture:
                                           dtype="float32", device=index,
                                           callback=self._callback)
             self._stream.start()
+            self.started = time.monotonic()
         except sd.PortAudioError as e:
             self.close()
-            raise AudioDeviceError(_("cannot open the sound input"), detail=str(e)) from None
+            raise InputDeviceError(_("cannot open the sound input"), detail=str(e)) from None
         return self
 
     def close(self) -> None:
         """Stop and close the input (safe to call twice)."""
         stream, self._stream = self._stream, None
         if stream is not None:
+            self.ended = time.monotonic()
             from .stream import PORTAUDIO_WAIT, bounded
             bounded(stream.abort, PORTAUDIO_WAIT)
             bounded(stream.close, PORTAUDIO_WAIT)
@@ -100,8 +116,15 @@ class Capture:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def clockless(self) -> bool:
+        """The input gave frames much faster than real time (ALSA's null
+        device): it hears nothing and has no clock."""
+        return (self.frames + self.dropped) / self.rate > 2 * (self.ended - self.started) + 1
+
     def samples(self) -> np.ndarray:
-        """What came in, mono float32 (channels averaged one at a time)."""
+        """What came in, mono float32 (channels averaged one at a time; what
+        is not a number, which only a broken input gives, as silence)."""
         if not self._blocks:
             return np.zeros(0, dtype=np.float32)
         width = self._blocks[0].shape[1]
@@ -109,7 +132,8 @@ class Capture:
         for c in range(width):
             at = 0
             for block in self._blocks:
-                out[at:at + len(block)] += block[:, c]
+                out[at:at + len(block)] += np.nan_to_num(block[:, c], nan=0.0, posinf=0.0,
+                                                         neginf=0.0)
                 at += len(block)
         if width > 1:
             out /= width

@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from ...i18n import _
-from ...errors import UsageError
+from ...errors import GujiError, UsageError
 
 #: Seconds listened to after the playback ends (the last stroke's ring).
 AFTER = 0.4
@@ -35,8 +35,8 @@ def add_check_options(p: argparse.ArgumentParser) -> None:
                           "does, how the drums were played; guji plays the count-in (and with "
                           "--mute/--solo the drum kept), you play the rest"))
     g.add_argument("--input", metavar="DEVICE",
-                   help=_("with --check: the input device (index or part of its name); default "
-                          "the system's"))
+                   help=_("with --check: the input device (index or part of its name, see 'guji "
+                          "devices --input'); default the system's"))
 
 
 def refused(args: argparse.Namespace) -> None:
@@ -82,6 +82,9 @@ def _checked(args, performance, events, listening) -> str:
     from ...practice.pairing import pair
     from ...practice.report import TempoUsed, report_json, report_text
     from ...practice.transcribe import transcribe_array
+    if listening.clockless:
+        raise GujiError(_("the sound input has no clock (a null device?): it heard nothing to "
+                          "check; choose a microphone with --input (see 'guji devices --input')"))
     heard = transcribe_array(listening.samples(), listening.rate)
     interval = performance.interval
     pairing = pair(events, heard.hits, interval)

@@ -166,6 +166,11 @@ def test_play_check_refuses_what_it_cannot_check(tmp_path):
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, p.stderr
         assert word in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    # 2000 passes of 7.2 s: 4 h to keep in memory, refused before any sound is made
+    p = subprocess.run(GUJI + ["play", "lu", "--check", "--repeat", "2000"], env=environment(),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "over its limit of 2 h" in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
     p = subprocess.run(GUJI + ["play", "lu", "--input", "mic"], env=environment(),
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "--check" in p.stderr, p.stderr
@@ -193,3 +198,34 @@ def test_play_check_on_a_device_without_a_clock_is_one_line(tmp_path):
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [
         "guji: no sound input named 'no such microphone' (see 'guji devices --input')"], p.stderr
+
+
+def test_the_capture_read_back_block_by_block_hears_what_the_file_holds(tmp_path):
+    """What --check hears (its capture's blocks, of the sizes a device hands over,
+    read back 30 s at a time) gives the very hits ``guji check`` finds in a file of
+    the same samples: 72 s, so the detector's block edges (30 s, 0.1 s margins) fall
+    mid-piece."""
+    from guji.practice.transcribe import transcribe, transcribe_reader
+    from guji.sound.capture import Capture
+
+    x, _truth = practice_set.perform(load("lu"), seed=5, jitter=0.02, interval=INTERVAL,
+                                     rite=Rite.TOUHU, repeat=10)
+    x = x.astype(np.float32)
+    capture = Capture(rate=48000, seconds=len(x) / 48000)
+
+    class Status:
+        input_overflow = False
+
+    rng = np.random.default_rng(1)
+    at = 0
+    while at < len(x):
+        n = int(rng.integers(64, 4096))
+        block = np.stack([x[at:at + n], x[at:at + n]], axis=1)   # a stereo device
+        capture._callback(block, len(block), None, Status())
+        at += n
+    assert capture.frames == len(x) and capture.dropped == 0
+    sf.write(tmp_path / "same.wav", x, 48000, subtype="FLOAT")
+    live = transcribe_reader(capture.reader(), "the input", 48000, capture.frames)
+    filed = transcribe(tmp_path / "same.wav")
+    assert len(live.hits) == len(filed.hits) >= 120
+    assert live.hits == filed.hits

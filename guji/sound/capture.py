@@ -8,9 +8,12 @@ PortAudio's callback copies each block it is given into a list, and nothing
 more (no lock, no print); the frames are kept up to *seconds* (the length of
 what is played, plus a tail, measured before the stream opens: the memory
 is bounded, ``4 × rate × seconds`` bytes), later frames are counted and
-dropped. Stereo (or more) input is folded to mono, a channel at a time.
+dropped.
 Overflows (``status.input_overflow``: frames the device lost) are counted:
-the caller says so, as a late stroke may then be a lost one.
+the caller says so, as a late stroke may then be a lost one. The frames are
+kept mono (folded as they come), 4 bytes each: 10 minutes at 48 kHz, 115 MB;
+:meth:`Capture.reader` reads them back a block at a time for the detector
+(:func:`guji.practice.transcribe.transcribe_reader`), as a file is read.
 
 The input is the system's default unless *device* names one (index or part
 of a name, as ``guji devices --input`` lists them).
@@ -79,7 +82,13 @@ class Capture:
             self.dropped += frames
             return
         kept = min(room, frames)
-        self._blocks.append(indata[:kept].copy())
+        block = indata[:kept, 0].copy()           # mono: channels summed, then halved
+        with np.errstate(all="ignore"):           # a broken input's non-numbers: said later
+            for c in range(1, indata.shape[1]):
+                block += indata[:kept, c]
+            if indata.shape[1] > 1:
+                block *= 1.0 / indata.shape[1]
+        self._blocks.append(block)
         self.frames += kept
         self.dropped += frames - kept
 
@@ -123,18 +132,31 @@ class Capture:
         return (self.frames + self.dropped) / self.rate > 2 * (self.ended - self.started) + 1
 
     def samples(self) -> np.ndarray:
-        """What came in, mono float32 (channels averaged one at a time; what
-        is not a number, which only a broken input gives, as silence)."""
+        """What came in, mono float32, in one array."""
         if not self._blocks:
             return np.zeros(0, dtype=np.float32)
-        width = self._blocks[0].shape[1]
-        out = np.zeros(self.frames, dtype=np.float32)
-        for c in range(width):
-            at = 0
-            for block in self._blocks:
-                out[at:at + len(block)] += np.nan_to_num(block[:, c], nan=0.0, posinf=0.0,
-                                                         neginf=0.0)
-                at += len(block)
-        if width > 1:
-            out /= width
-        return out
+        return np.concatenate(self._blocks)
+
+    def reader(self) -> "BlockReader":
+        """What came in, read as a sound file is (``read(frames, dtype=, always_2d=)``),
+        a block at a time, without one array of it all."""
+        return BlockReader(self._blocks)
+
+
+class BlockReader:
+    """Mono float32 blocks read as :class:`soundfile.SoundFile` reads a file."""
+
+    def __init__(self, blocks: list[np.ndarray]):
+        self._blocks, self._at, self._offset = blocks, 0, 0
+
+    def read(self, frames: int, dtype: str = "float32", always_2d: bool = True) -> np.ndarray:
+        parts, wanted = [], frames
+        while wanted and self._at < len(self._blocks):
+            block = self._blocks[self._at][self._offset:self._offset + wanted]
+            parts.append(block)
+            wanted -= len(block)
+            self._offset += len(block)
+            if self._offset >= len(self._blocks[self._at]):
+                self._at, self._offset = self._at + 1, 0
+        out = np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)
+        return out.astype(dtype, copy=False)[:, None] if always_2d else out.astype(dtype)

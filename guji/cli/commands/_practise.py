@@ -16,6 +16,7 @@ covers every stroke the microphone heard, guji's own included.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from ...i18n import _
@@ -23,6 +24,9 @@ from ...errors import GujiError, UsageError
 
 #: Seconds listened to after the playback ends (the last stroke's ring).
 AFTER = 0.4
+#: The longest input --check keeps (mono float32: 2 h at 48 kHz is 1.4 GB), unless
+#: the limits are lifted (``--force``).
+LONGEST = 2 * 3600.0
 #: Seconds of input kept beyond the performance (a late start of the output,
 #: the latency, the ring of the last stroke): the bound of the memory.
 SLACK = 5.0
@@ -69,27 +73,42 @@ def checked_play(args: argparse.Namespace, performance, play) -> tuple:
     from ._audio import rate_from_args
     events = expected_events(performance)             # stacked refused before any sound
     rate = rate_from_args(args)
-    listening = Capture(rate=rate, seconds=performance.duration + args.latency + SLACK,
-                        device=args.input)
+    seconds = performance.duration + args.latency + SLACK
+    _check_listening(seconds, rate)
+    listening = Capture(rate=rate, seconds=seconds, device=args.input)
     with listening:
         report = play(practice_performance(performance, args))
         threading.Event().wait(AFTER)                 # the last stroke's ring
     return report, _checked(args, performance, events, listening)
 
 
+def _check_listening(seconds: float, rate: int) -> None:
+    """:class:`LimitError` before any sound when the input to keep would be over
+    :data:`LONGEST` (the limits lifted, ``--force``: as long as the piece)."""
+    from ... import limits
+    from ...limits import LimitError, duration_text, size_text
+    longest = LONGEST if math.isfinite(limits.current().longest) else math.inf
+    if seconds > longest:
+        raise LimitError(_("--check keeps what it hears in memory: {value} ({size}) is over "
+                           "its limit of {limit}; check a shorter piece, or record it and "
+                           "use 'guji check'").format(value=duration_text(seconds),
+                                                      size=size_text(4 * rate * seconds),
+                                                      limit=duration_text(longest)))
+
+
 def _checked(args, performance, events, listening) -> str:
     import json
     from ...practice.pairing import pair
     from ...practice.report import TempoUsed, report_json, report_text
-    from ...practice.transcribe import transcribe_array
+    from ...practice.transcribe import transcribe_reader
     if listening.clockless:
         raise GujiError(_("the sound input has no clock (a null device?): it heard nothing to "
                           "check; choose a microphone with --input (see 'guji devices --input')"))
-    heard = transcribe_array(listening.samples(), listening.rate)
+    source = _("the input") if args.input is None else args.input
+    heard = transcribe_reader(listening.reader(), source, listening.rate, listening.frames)
     interval = performance.interval
     pairing = pair(events, heard.hits, interval)
     tempo = TempoUsed("given", interval, interval, interval)
-    source = _("the input") if args.input is None else args.input
     if listening.overflows or listening.dropped:
         print(_("guji: the input lost frames ({overflows} overflows, {dropped} frames past the "
                 "end): the report may miss hits").format(overflows=listening.overflows,

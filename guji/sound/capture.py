@@ -57,7 +57,7 @@ def input_device(sd, device: int | str | None) -> int | None:
         named = [i for i, d in inputs if str(device).lower() in d["name"].lower()]
         if named:
             return named[0]
-    raise InputDeviceError(_("no sound input named {device!r} (see 'guji devices --input')")
+    raise InputDeviceError(_("no sound input named '{device}' (see 'guji devices --input')")
                            .format(device=device))
 
 

@@ -22,12 +22,17 @@ sounddevice is imported only when a capture starts.
 
 from __future__ import annotations
 
+import collections
 import time
 
 import numpy as np
 
 from ..i18n import _
+from .clock import clock_offset
 from .devices import AudioDeviceError, sounddevice_module
+
+#: Callbacks whose ADC times estimate when input frame 0 was captured.
+STAMPS = 64
 
 
 class InputDeviceError(AudioDeviceError):
@@ -73,10 +78,15 @@ class Capture:
         self.overflows = 0
         self._stream = None
         self.started = self.ended = 0.0   # monotonic: the input opened, closed
+        self._stamps: collections.deque = collections.deque(maxlen=STAMPS)
+        self._offset = 0.0                # time.monotonic() − PortAudio's time
 
-    def _callback(self, indata, frames, _time_info, status) -> None:
+    def _callback(self, indata, frames, time_info, status) -> None:
         if status.input_overflow:
             self.overflows += 1
+        if time_info is not None:
+            self._stamps.append((time_info.inputBufferAdcTime, time_info.currentTime,
+                                 self.frames + self.dropped))
         room = self.limit - self.frames
         if room <= 0:
             self.dropped += frames
@@ -103,6 +113,7 @@ class Capture:
             self._stream = sd.InputStream(samplerate=self.rate, channels=channels,
                                           dtype="float32", device=index,
                                           callback=self._callback)
+            self._offset = clock_offset(lambda: self._stream.time)
             self._stream.start()
             self.started = time.monotonic()
         except sd.PortAudioError as e:
@@ -124,6 +135,16 @@ class Capture:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @property
+    def captured_at(self) -> float | None:
+        """The monotonic time input frame 0 was captured (by the device's ADC
+        times: the median of the last :data:`STAMPS` callbacks' estimates), or
+        ``None`` where the host API gives no ADC times."""
+        estimates = sorted(adc + self._offset - before / self.rate
+                           for adc, now, before in list(self._stamps)
+                           if adc > 0.0 and 0.0 <= now - adc < 10.0)
+        return estimates[len(estimates) // 2] if estimates else None
 
     @property
     def clockless(self) -> bool:

@@ -135,7 +135,7 @@ class Player(PlayerEnd):
         self._stats = {"callbacks": 0, "underflows": 0, "starved": 0, "starved_frames": 0,
                        "frames": 0, "announced": 0, "dropped": 0}
         self._rt = False
-        self._first_heard: float | None = None
+        self._first_frame: int | None = None   # the output frame of the blocks' frame 0
         self._error: BaseException | None = None
         self._stream_latency = self.latency
         self._first_callback = self._last_callback = 0.0
@@ -196,8 +196,8 @@ class Player(PlayerEnd):
         if filled < frames and not ended:
             stats["starved"] += 1
             stats["starved_frames"] += frames - filled
-        if self._first_heard is None and filled:
-            self._first_heard = self._clock.heard(at)
+        if self._first_frame is None and filled:
+            self._first_frame = at
 
     def _quiet_output(self, outdata, frames: int, at: int) -> None:
         """Paused or stopping: fade out over :data:`FADE` if still sounding (a

@@ -85,7 +85,12 @@ class PlayerEnd:
                           jumped=self._clock.jumped, clockless=self._clockless(),
                           quit=self._quit.is_set() or self._stopping,
                           realtime=self._rt, alsa_messages=tuple(self._alsa.messages),
-                          first_heard=self._first_heard, **self._stats)
+                          first_heard=self._first_heard(), **self._stats)
+
+    def _first_heard(self) -> float | None:
+        """When the blocks' first frame was heard, by the clock as it stands now
+        (settled: after PulseAudio's late start, not the first callback's guess)."""
+        return None if self._first_frame is None else self._clock.heard(self._first_frame)
 
     def _clockless(self) -> bool:
         """The device took frames much faster than real time (ALSA's null

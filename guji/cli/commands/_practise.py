@@ -79,7 +79,7 @@ def checked_play(args: argparse.Namespace, performance, play) -> tuple:
     with listening:
         report = play(practice_performance(performance, args))
         threading.Event().wait(AFTER)                 # the last stroke's ring
-    return report, _checked(args, performance, events, listening)
+    return report, _checked(args, performance, events, listening, report.first_heard)
 
 
 def _check_listening(seconds: float, rate: int) -> None:
@@ -96,7 +96,20 @@ def _check_listening(seconds: float, rate: int) -> None:
                                                       limit=duration_text(longest)))
 
 
-def _checked(args, performance, events, listening) -> str:
+def anchored(events, hits, interval: float, clocks: float | None) -> tuple[float | None, str]:
+    """(the anchor to pair with, how it was found): the first hit, as 'guji check'
+    anchors; the clocks' (*clocks*: the input's time of the performance's 0) when
+    the first hit is not the first event (the microphone did not hear the count-in:
+    headphones) or nothing was heard."""
+    from ...practice.pairing import REACH
+    if clocks is None:
+        return None, "first hit"
+    if not hits or abs(hits[0].time - events[0].time - clocks) > REACH * interval:
+        return clocks, "clocks"
+    return None, "first hit"
+
+
+def _checked(args, performance, events, listening, first_heard) -> str:
     import json
     from ...practice.pairing import pair
     from ...practice.report import TempoUsed, report_json, report_text
@@ -107,14 +120,25 @@ def _checked(args, performance, events, listening) -> str:
     source = _("the input") if args.input is None else args.input
     heard = transcribe_reader(listening.reader(), source, listening.rate, listening.frames)
     interval = performance.interval
-    pairing = pair(events, heard.hits, interval)
+    at = listening.captured_at
+    clocks = None if first_heard is None or at is None else first_heard - at
+    anchor, how = anchored(events, heard.hits, interval, clocks)
+    pairing = pair(events, heard.hits, interval, anchor)
     tempo = TempoUsed("given", interval, interval, interval)
     if listening.overflows or listening.dropped:
         print(_("guji: the input lost frames ({overflows} overflows, {dropped} frames past the "
                 "end): the report may miss hits").format(overflows=listening.overflows,
                                                          dropped=listening.dropped),
               file=sys.stderr)
+    differ = None if clocks is None else round((pairing.anchor - clocks) * 1000, 3)
     if args.json:
-        return json.dumps(report_json(pairing, source, list(args.ids), tempo),
-                          ensure_ascii=False) + "\n"
-    return report_text(pairing, source, tempo)
+        data = dict(report_json(pairing, source, list(args.ids), tempo), anchored=how,
+                    anchor_minus_clocks_ms=differ)
+        return json.dumps(data, ensure_ascii=False) + "\n"
+    if how == "clocks":
+        said = _("time from the clocks of output and input (the first hit was not the first event)")
+    elif differ is not None:
+        said = _("time from the first hit ({ms:+.1f} ms from the clocks')").format(ms=differ)
+    else:
+        said = _("time from the first hit")
+    return report_text(pairing, source, tempo) + said + "\n"

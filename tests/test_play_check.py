@@ -18,7 +18,9 @@ the truth's plus one constant (when this test's ``paplay`` actually started:
 not guji's, not the same each run) within 2 ms (median; the issue's figure).
 That constant must stay within ±150 ms for the strokes to fall on their grid
 steps at 0.6 s; a run where this test's own player started later (a loaded
-machine) is made again, at most :data:`TRIES` times.
+machine), or where guji said its sound was disturbed downstream (gaps,
+underruns: its clicks then are not on the grid), is made again, at most
+:data:`TRIES` times.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ from guji.text.reading.notation import Rite
 
 INTERVAL = 0.6
 COUNT_IN = 4
-TRIES = 3
+TRIES = 4
+#: guji's output buffer in these tests: twice the default, so a loaded machine's
+#: PulseAudio starves it less often (what is tested is the check, not the latency)
+LATENCY = "0.4"
 OPTIONS = ["lu", "--count-in", str(COUNT_IN), "--bpm", "100"]
 GUJI = [sys.executable, "-m", "guji"]
 
@@ -84,7 +89,7 @@ def _play_along(room, tmp_path, drummer, *, drums=None, env=None, name=None):
     drums = drums or room
     rec = drums.record(tmp_path / "drums.wav")
     rec.wait_for_audio()
-    p = subprocess.Popen(GUJI + ["play", *OPTIONS, "--check", "--json",
+    p = subprocess.Popen(GUJI + ["play", *OPTIONS, "--check", "--json", "--latency", LATENCY,
                                  "--input", name or _default_input(room)], env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
@@ -104,6 +109,13 @@ def _play_along(room, tmp_path, drummer, *, drums=None, env=None, name=None):
     threading.Event().wait(0.2)
     rec.stop()
     return code, [json.loads(line) for line in lines if line.strip()], "".join(err), rec
+
+
+def _disturbed(err: str) -> bool:
+    """guji said its sound was disturbed downstream (a gap, an underrun: a loaded
+    machine's PulseAudio), so its clicks were not on the grid: such a try shows
+    nothing of --check, and another is made (as tests/test_live.py's GRID_TRIES)."""
+    return "guji: playback:" in err
 
 
 def _offset(report, truth) -> float:
@@ -132,11 +144,11 @@ def test_play_check_reports_what_check_reports_of_the_same_sound(room, tmp_path)
         assert code == 0, err
         report = lines[-1]
         offset = _offset(report, truth)
-        print(f"try {attempt + 1}: the drummer {offset:+.1f} ms against guji's grid")
-        if abs(offset) < 150:
+        print(f"try {attempt + 1}: the drummer {offset:+.1f} ms against guji's grid; {err!r}")
+        if abs(offset) < 150 and not _disturbed(err):
             break
     else:
-        pytest.fail(f"the test's paplay never started within 150 ms of its moment ({offset:+.1f} ms)")
+        pytest.fail(f"no undisturbed try in {TRIES} ({offset:+.1f} ms, {err!r})")
     # a line for every click and every stroke (shown to keep the drummer's place,
     # though guji plays only the clicks: a drum of guji's would be an extra hit below)
     assert [line.get("drum") for line in lines[:COUNT_IN]] == ["click"] * COUNT_IN
@@ -146,7 +158,9 @@ def test_play_check_reports_what_check_reports_of_the_same_sound(room, tmp_path)
     assert checked.returncode == 0, checked.stderr
     reference = json.loads(checked.stdout)
     kinds = [r["kind"] for r in report["strokes"]]
-    assert kinds == [r["kind"] for r in reference["strokes"]]
+    assert kinds == [r["kind"] for r in reference["strokes"]], \
+        (report["anchored"], report["anchor"], report["anchor_minus_clocks_ms"], reference["anchor"],
+         [(r["kind"], r["played"]) for r in report["strokes"]], err)
     assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
         [k for k, _ in truth.strokes], "the seeded mistakes at their strokes"
     assert kinds.count("extra") == len(truth.extra) == 1
@@ -260,8 +274,8 @@ def test_on_headphones_play_check_keeps_time_by_the_clocks(room, tmp_path):
     ``guji check`` of the drums' recording (which anchors on that first stroke), its
     deviations that report's plus one constant — the drummer's start against guji's
     grid — which parec's stamps of the two sinks on this process's clock measure too:
-    within 10 ms (the two clocks' anchors agreed with the heard click within 2.6 ms
-    in three runs; parec's stamps are good to a millisecond or so)."""
+    within 20 ms (0.3 ms apart idle; 0.7–6.2 ms beside two busy loops at load ~10,
+    so 20 ms leaves a loaded machine room; parec's stamps are good to a millisecond)."""
     from guji.practice.transcribe import transcribe
     drummer, truth = _performance(tmp_path)
     drums, env, module = _headphones(room, tmp_path)
@@ -285,11 +299,11 @@ def _on_headphones(room, tmp_path, drummer, truth, drums, env):
         assert code == 0, err
         report = lines[-1]
         offset = _offset(report, truth)
-        print(f"try {attempt + 1}: the drummer {offset:+.1f} ms against guji's grid")
-        if abs(offset) < 150:
+        print(f"try {attempt + 1}: the drummer {offset:+.1f} ms against guji's grid; {err!r}")
+        if abs(offset) < 150 and not _disturbed(err):
             break
     else:
-        pytest.fail(f"the test's paplay never started within 150 ms of its moment ({offset:+.1f} ms)")
+        pytest.fail(f"no undisturbed try in {TRIES} ({offset:+.1f} ms, {err!r})")
     assert report["anchored"] == "clocks", report["anchored"]
     assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
         [k for k, _ in truth.strokes]
@@ -306,4 +320,4 @@ def _on_headphones(room, tmp_path, drummer, truth, drums, env):
     stamped = (first_stroke - first_click - COUNT_IN * INTERVAL) * 1000
     print(f"the drummer by the clocks {np.median(shift):+.2f} ms, by parec's stamps "
           f"{stamped:+.2f} ms")
-    assert abs(np.median(shift) - stamped) <= 10.0
+    assert abs(np.median(shift) - stamped) <= 20.0

@@ -79,7 +79,9 @@ def checked_play(args: argparse.Namespace, performance, play) -> tuple:
     with listening:
         report = play(practice_performance(performance, args))
         threading.Event().wait(AFTER)                 # the last stroke's ring
-    return report, _checked(args, performance, events, listening, report.first_heard)
+    # a clock that jumped (a gap downstream: said by play's report) anchors nothing
+    first_heard = None if report.jumps else report.first_heard
+    return report, _checked(args, performance, events, listening, first_heard)
 
 
 def _check_listening(seconds: float, rate: int) -> None:

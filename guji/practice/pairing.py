@@ -52,11 +52,14 @@ class Pairing:
     anchor: float
 
 
-def pair(events: tuple[Expected, ...], hits: tuple[Hit, ...], interval: float) -> Pairing:
-    """Pair *hits* with *events* (module docstring)."""
+def pair(events: tuple[Expected, ...], hits: tuple[Hit, ...], interval: float,
+         anchor: float | None = None) -> Pairing:
+    """Pair *hits* with *events* (module docstring); *anchor*, when given, is the
+    recording's time of the performance's time 0 instead of the first hit's."""
     if not events:
         return _build((), (), {}, 0.0)
-    anchor = (hits[0].time - events[0].time) if hits else 0.0
+    if anchor is None:
+        anchor = (hits[0].time - events[0].time) if hits else 0.0
     by_step = {e.step: k for k, e in enumerate(events)}
     taken: dict[int, tuple[int, float]] = {}          # event → (hit, deviation)
     recent: list[tuple[int, float]] = []              # (step, deviation) paired

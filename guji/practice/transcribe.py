@@ -101,6 +101,15 @@ def transcribe(path: str | os.PathLike) -> Transcription:
     return Transcription(tuple(_merged(hits)), int(rate), seconds)
 
 
+def transcribe_reader(reader, name: str, rate: int, frames: int) -> Transcription:
+    """The :class:`Transcription` of *frames* frames read from *reader* (what
+    has ``read(frames, dtype=, always_2d=)`` as a sound file has: a live
+    capture, :meth:`guji.sound.capture.Capture.reader`), a block at a time;
+    *name* names it in errors."""
+    hits = _read_blocks(reader, name, rate) if frames else []
+    return Transcription(tuple(_merged(hits)), int(rate), frames / rate)
+
+
 def _read_blocks(f, path: str, rate: int) -> list[Hit]:
     block = int(BLOCK_SECONDS * rate)
     margin = int(MARGIN * rate)
@@ -151,4 +160,5 @@ def _merged(hits: list[Hit]) -> list[Hit]:
     return [Hit(h.time, *classify(h.share, threshold), h.share) for h in out]
 
 
-__all__ = ["Hit", "Transcription", "transcribe", "transcribe_array", "hits_in"]
+__all__ = ["Hit", "Transcription", "transcribe", "transcribe_array", "transcribe_reader",
+           "hits_in"]

@@ -92,8 +92,9 @@ class OutputDevice:
                 "default": self.default}
 
 
-def list_devices() -> list[OutputDevice]:
-    """The output devices PortAudio sees (possibly none).
+def list_devices(kind: str = "output") -> list[OutputDevice]:
+    """The output devices PortAudio sees (possibly none); with *kind*
+    ``"input"`` the input devices (microphones, for ``guji play --check``).
 
     Raises :class:`AudioDeviceError` without PortAudio.
     """
@@ -101,18 +102,27 @@ def list_devices() -> list[OutputDevice]:
     try:
         devices = sd.query_devices()
         hostapis = sd.query_hostapis()
-        default = _default_output(sd)
+        default = _default_output(sd) if kind == "output" else _default_input(sd)
     except sd.PortAudioError as e:
         raise AudioDeviceError(_('cannot list the sound outputs'), detail=str(e)) from None
     out = []
     for d in devices:
-        if d["max_output_channels"] <= 0:
+        channels = int(d[f"max_{kind}_channels"])
+        if channels <= 0:
             continue
         out.append(OutputDevice(int(d["index"]), str(d["name"]),
                                 str(hostapis[d["hostapi"]]["name"]),
-                                int(d["max_output_channels"]), float(d["default_samplerate"]),
+                                channels, float(d["default_samplerate"]),
                                 int(d["index"]) == default))
     return out
+
+
+def _default_input(sd) -> int:
+    """The default input's index (−1: none)."""
+    try:
+        return int(sd.default.device[0])
+    except (TypeError, ValueError, IndexError):
+        return -1
 
 
 def _default_output(sd) -> int:

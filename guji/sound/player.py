@@ -45,6 +45,7 @@ the last ~90 ms, about one latency, of a stream).
 Latency: :data:`DEFAULT_LATENCY`, 0.2 s, measured (:mod:`guji.defaults`).
 The output stopping mid-play (a server killed, a device gone) is noticed and
 said, and no call into PortAudio can hang the player: :mod:`guji.sound.stream`.
+Waiting for the end, closing and the report are :mod:`guji.sound.player_end`.
 """
 
 from __future__ import annotations
@@ -63,15 +64,11 @@ from ..realtime import ANNOUNCER_PRIORITY, AUDIO_PRIORITY, make_realtime
 from .clock import OutputClock, clock_offset
 from .devices import (AudioDeviceError, check_output, output_device,
                       sounddevice_module)
-from .report import PlayReport
-from .stream import PORTAUDIO_WAIT, STALL, STARTING, OutputStopped, bounded
+from .player_end import TAIL, PlayerEnd
 from .ring import END, BlockRing, Scheduled
 
 #: Seconds of output buffer asked of PortAudio (see "Latency" above; :mod:`guji.defaults`).
 DEFAULT_LATENCY = LATENCY
-
-#: Seconds of silence played after the last frame is heard, before the stream stops.
-TAIL = 0.05
 
 #: Seconds of rendered audio the feeder keeps ahead (at least twice the latency).
 AHEAD = 0.5
@@ -79,7 +76,7 @@ AHEAD = 0.5
 #: Seconds of the fade-out when paused (a cut would click).
 FADE = 0.005
 
-class Player:
+class Player(PlayerEnd):
     """Play blocks on an audio output; announce each event when it is heard.
 
     Parameters
@@ -138,7 +135,7 @@ class Player:
         self._stats = {"callbacks": 0, "underflows": 0, "starved": 0, "starved_frames": 0,
                        "frames": 0, "announced": 0, "dropped": 0}
         self._rt = False
-        self._first_heard: float | None = None
+        self._first_frame: int | None = None   # the output frame of the blocks' frame 0
         self._error: BaseException | None = None
         self._stream_latency = self.latency
         self._first_callback = self._last_callback = 0.0
@@ -199,8 +196,8 @@ class Player:
         if filled < frames and not ended:
             stats["starved"] += 1
             stats["starved_frames"] += frames - filled
-        if self._first_heard is None and filled:
-            self._first_heard = self._clock.heard(at)
+        if self._first_frame is None and filled:
+            self._first_frame = at
 
     def _quiet_output(self, outdata, frames: int, at: int) -> None:
         """Paused or stopping: fade out over :data:`FADE` if still sounding (a
@@ -315,83 +312,3 @@ class Player:
     def stopped(self) -> bool:
         """:meth:`quit` was called (by a key, Ctrl-C, or a failure)."""
         return self._quit.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the end (blocks, quit, or no callback for STALL/STARTING s past the latency)."""
-        if self._finished.wait(timeout):
-            return True
-        started = self._started_at
-        if started is not None and not self._quit.is_set():
-            last = max(self._last_callback, started)
-            running = self._last_callback - self._first_callback >= self._stream_latency
-            if time.monotonic() - last > (STALL if running else STARTING) + self._stream_latency:
-                self._failure = self._failure or "stopped answering"
-                self.quit()
-        return self._finished.is_set()
-
-    def _stream_finished(self) -> None:
-        """PortAudio's finished callback: the end, a quit, or the stream dying."""
-        if not self._completed and not self._quit.is_set():
-            self._failure = self._failure or "stopped"
-        self._finished.set()
-
-    def close(self) -> PlayReport:
-        """Stop and close the stream, let the announcer finish; the report.
-
-        An error of the renderer or of *on_heard* is raised here."""
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            # every call bounded: with the server gone, PortAudio may never return
-            if self._quit.is_set() or self._failure:
-                ended = bounded(stream.abort, PORTAUDIO_WAIT)     # drop what is buffered
-            else:   # the callback has played the tail out
-                ended = bounded(stream.stop, PORTAUDIO_WAIT + TAIL + self._stream_latency)
-            self.abandoned = not (ended and bounded(stream.close, PORTAUDIO_WAIT))
-            if self.abandoned:
-                self._no_portaudio_exit()
-        self._ring.stop()
-        if self._announcer.is_alive():
-            self._heard.put(END)            # what is pending is announced (or dropped on quit)
-            self._announcer.join(PORTAUDIO_WAIT)
-        self._alsa.__exit__(None, None, None)
-        error = self._ring.error or self._error
-        if error is not None:
-            raise error
-        if self._failure:
-            raise OutputStopped(_('the sound output {failure} after {value} event(s)').format(failure=self._failure, value=self._stats['announced']))
-        return self.report()
-
-    def _no_portaudio_exit(self) -> None:
-        """A call never returned: keep sounddevice's exit handler (stop, close,
-        Pa_Terminate) from hanging the interpreter's exit on the same stream."""
-        import atexit
-        handler = getattr(self._sd, "_exit_handler", None)
-        if handler is not None:
-            atexit.unregister(handler)
-
-    def report(self) -> PlayReport:
-        """The figures so far (:class:`~guji.sound.report.PlayReport`)."""
-        return PlayReport(latency=self._stream_latency, jumps=self._clock.jumps,
-                          jumped=self._clock.jumped, clockless=self._clockless(),
-                          quit=self._quit.is_set() or self._stopping,
-                          realtime=self._rt, alsa_messages=tuple(self._alsa.messages),
-                          first_heard=self._first_heard, **self._stats)
-
-    def _clockless(self) -> bool:
-        """The device took frames much faster than real time (ALSA's null
-        device): it has no clock, and timing figures mean nothing."""
-        played = self._out / self.rate
-        elapsed = self._last_callback - self._first_callback
-        return played > 2 * elapsed + 2 * self._stream_latency + 0.1
-
-    def play(self) -> PlayReport:
-        """Start, wait for the end, close; the report (Ctrl-C: aborted, closed, raised on)."""
-        self.start()
-        try:
-            while not self.wait(0.1):
-                pass
-        except BaseException:
-            self.quit()
-            self.close()
-            raise
-        return self.close()

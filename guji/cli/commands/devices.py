@@ -13,13 +13,15 @@ def register(subparsers) -> None:
         "devices", help=_("list audio output devices"),
         description=_("List the audio output devices PortAudio sees; '*' marks the default. "
                     "Give the index or part of the name to 'guji play --device'."))
+    p.add_argument("--input", action="store_true",
+                   help=_("list the input devices (microphones) instead, for 'guji play --check --input'"))
     add_json_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ...sound.devices import NO_DEVICE, RENDER_HINT, list_devices
-    devices = list_devices()
+    devices = list_devices("input" if args.input else "output")
     if args.json:
         print_json([d.to_json() for d in devices])
         return 0

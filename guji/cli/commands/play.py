@@ -20,6 +20,7 @@ from ._audio import (add_ramp_option, add_audio_options, add_mute_options, add_s
                      audio_options_from_args, file_advice, performance_from_args,
                      typed_command)
 from ._common import add_input_options, add_timing_options, checked, load_patterns
+from ._practise import add_check_options, refused
 from .midi import midi_options_from_args, parse_voice_values
 
 from ...defaults import LATENCY as DEFAULT_LATENCY, check_latency as _latency
@@ -56,6 +57,7 @@ def register(subparsers) -> None:
     add_sequence_options(p)
     add_mute_options(p)
     add_audio_options(p)
+    add_check_options(p)
     add_input_options(p)
     p.set_defaults(func=run)
 
@@ -94,6 +96,8 @@ def what_to_play(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     if args.no_audio and args.midi_out is None:
         raise UsageError(_("--no-audio plays MIDI only: give --midi-out PORT too (see 'guji ports')"))
+    refused(args)
+    checked_text = None
     from ..live import print_report, sound_system_quiet
     warm_up = None
     with sound_system_quiet() as caught:       # PortAudio's and ALSA's messages, for after
@@ -106,7 +110,12 @@ def run(args: argparse.Namespace) -> int:
                 # after the MIDI port: PortAudio's start-up opens a JACK client of its
                 # own, and two JACK clients opened at once by two threads deadlocked
                 warm_up = _warm_up_sound()
-            report = _play(args, what_to_play(args), outlet)
+            if args.check:
+                from ._practise import checked_play
+                report, checked_text = checked_play(args, what_to_play(args),
+                                                    lambda what: _play(args, what, outlet))
+            else:
+                report = _play(args, what_to_play(args), outlet)
         except AudioDeviceError as e:
             raise e.advising(_render_advice(args)) from None
         except GujiError as e:
@@ -122,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
                 # down crashed one run in twenty (exit 139)
                 warm_up.join(WARM_UP_WAIT)
     print_report(report, caught.lines, verbose=args.verbose)
+    if checked_text is not None:
+        sys.stdout.write(checked_text)
     return 0
 
 
@@ -134,8 +145,8 @@ def _said(lines, verbose: bool) -> None:
 
 
 #: play's own options, which 'guji render' does not take: without and with a value.
-_LIVE_FLAGS = ("--loop", "--quiet", "--json", "--no-audio", "--melodic", "--verbose")
-_LIVE_VALUED = ("--device", "--latency", "--map", "--velocity")
+_LIVE_FLAGS = ("--loop", "--quiet", "--json", "--no-audio", "--melodic", "--verbose", "--check")
+_LIVE_VALUED = ("--device", "--latency", "--map", "--velocity", "--input")
 
 
 def _render_advice(args: argparse.Namespace) -> str:

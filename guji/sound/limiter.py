@@ -149,8 +149,10 @@ class Limiter:
         c0, ctx, w = self._done, self.context, self.ahead
         x = self._buf[c0 - ctx - self._start:end + ctx - self._start]
         y = x.astype(np.float64) * self.gain
-        need = np.maximum(true_peaks(y, self.aim * 10.0 ** (-QUIET_DB / 20.0)) / self.aim, 1.0)
-        units = np.ceil(np.log10(need) * (20.0 * UNITS)).astype(np.int64)
+        peaks = true_peaks(y, self.aim * 10.0 ** (-QUIET_DB / 20.0))
+        units = np.zeros(len(peaks), dtype=np.int64)
+        over = np.nonzero(peaks > self.aim)[0]          # the frames that need a reduction
+        units[over] = np.ceil(np.log10(peaks[over] / self.aim) * (20.0 * UNITS))
         # frames c0 − w + 1 … end − 1 (the smoothing's window); y's index i is frame c0 − ctx + i
         first = ctx - w + 1
         m = _ahead(units[first:first + (end - c0) + 2 * w - 2], w)[:end - c0 + w - 1]
@@ -160,9 +162,13 @@ class Limiter:
         np.maximum(r, 0, out=r)
         self._carry = int(r[end - c0 - 1])     # the reduction at frame end − w
         sums = np.cumsum(np.concatenate(([0], r)))
-        smooth = (sums[w:] - sums[:-w]) / float(w * UNITS)
-        g = 10.0 ** (-smooth / 20.0)
-        out = (y[ctx:ctx + end - c0] * g[:, None]).astype(np.float32)
+        smooth = sums[w:] - sums[:-w]
+        out = y[ctx:ctx + end - c0]
+        down = np.nonzero(smooth)[0]
+        if len(down):
+            out = out.copy()
+            out[down] *= (10.0 ** (smooth[down] / (-20.0 * w * UNITS)))[:, None]
+        out = out.astype(np.float32)
         self._done = end
         keep = end - ctx - self._start
         self._buf = self._buf[keep:]

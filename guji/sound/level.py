@@ -18,16 +18,18 @@ A render whose loudness cannot be measured (silence, or shorter than one
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
 from .limiter import CHUNK_FRAMES, Limiter
 from .loudness import measure
+from .steady import limited_steps, measure_steps, step_of
 
 #: The loudness a render is made to by default (LUFS: streaming platforms' level).
 TARGET_LUFS = -16.0
 #: How near the target the planned gain brings the loudness (LU).
-TOLERANCE_LU = 0.05
+TOLERANCE_LU = 0.15
 #: Limited measuring passes at most.
 MAX_PASSES = 5
 #: The largest gain the plan gives (dB): a near-silent render is not blown up.
@@ -60,7 +62,13 @@ def limited(blocks, mix, gain_db: float, ceiling_dbfs: float):
 def plan(mix, target: float) -> Level | None:
     """The gain that brings *mix* (a :class:`~guji.sound.mixer.Mix`) to *target*
     LUFS through the limiter; ``None`` when its loudness cannot be measured."""
+    step = step_of(mix)
+
     def loudness(gain_db: float | None) -> float:
+        if step is not None:           # a step at a time, each distinct one once
+            steps = (mix._blocks(step, 0, mix.frames, None, True) if gain_db is None
+                     else limited_steps(mix, step, gain_db, mix.ceiling_dbfs))
+            return measure_steps(mix, steps, step)
         raw = mix.raw_blocks()
         blocks = raw if gain_db is None else limited(raw, mix, gain_db, mix.ceiling_dbfs)
         return measure(blocks, mix.rate, mix.channels, mix.frames)
@@ -90,7 +98,14 @@ def levelled(mix, level: Level, block_frames: int, start: int, stop: int):
     limiter's chunks are counted from the start, so the samples do not depend
     on the blocks)."""
     from .room import reblocked
-    chunks = limited(mix.raw_blocks(), mix, level.gain_db, level.ceiling_dbfs)
+    step = step_of(mix)
+    if step is None:
+        chunks = limited(mix.raw_blocks(), mix, level.gain_db, level.ceiling_dbfs)
+    else:
+        chunks = limited_steps(mix, step, level.gain_db, level.ceiling_dbfs)
+        if block_frames == step and start % step == 0 and stop == mix.frames:
+            yield from itertools.islice(chunks, start // step, None)   # recurring arrays kept
+            return
     yield from reblocked(chunks, 0, start, stop, block_frames)
 
 

@@ -74,7 +74,9 @@ def between(y: np.ndarray, frames: np.ndarray) -> np.ndarray:
     best = np.zeros(len(frames))
     for c in range(y.shape[1]):
         windows = y[frames[:, None] + offsets[None, :], c]
-        np.maximum(best, np.abs(windows @ h).max(axis=1), out=best)
+        for k in range(h.shape[1]):
+            # a row's sum, not a matrix product: each point's value whatever else is computed
+            np.maximum(best, np.abs((windows * h[:, k]).sum(axis=1)), out=best)
     return best
 
 
@@ -146,31 +148,39 @@ class Limiter:
 
     def _chunk(self, end: int) -> np.ndarray:
         """Frames [done, *end*) limited (the buffer holds ``context`` on each side)."""
-        c0, ctx, w = self._done, self.context, self.ahead
-        x = self._buf[c0 - ctx - self._start:end + ctx - self._start]
-        y = x.astype(np.float64) * self.gain
-        peaks = true_peaks(y, self.aim * 10.0 ** (-QUIET_DB / 20.0))
-        units = np.zeros(len(peaks), dtype=np.int64)
-        over = np.nonzero(peaks > self.aim)[0]          # the frames that need a reduction
-        units[over] = np.ceil(np.log10(peaks[over] / self.aim) * (20.0 * UNITS))
-        # frames c0 − w + 1 … end − 1 (the smoothing's window); y's index i is frame c0 − ctx + i
-        first = ctx - w + 1
-        m = _ahead(units[first:first + (end - c0) + 2 * w - 2], w)[:end - c0 + w - 1]
-        steps = self.slope * np.arange(len(m), dtype=np.int64)
-        r = np.maximum.accumulate(m + steps) - steps
-        np.maximum(r, self._carry - self.slope * (np.arange(len(m), dtype=np.int64) + 1), out=r)
-        np.maximum(r, 0, out=r)
-        self._carry = int(r[end - c0 - 1])     # the reduction at frame end − w
-        sums = np.cumsum(np.concatenate(([0], r)))
-        smooth = sums[w:] - sums[:-w]
-        out = y[ctx:ctx + end - c0]
-        down = np.nonzero(smooth)[0]
-        if len(down):
-            out = out.copy()
-            out[down] *= (10.0 ** (smooth[down] / (-20.0 * w * UNITS)))[:, None]
-        out = out.astype(np.float32)
+        c0, ctx = self._done, self.context
+        out, self._carry = self.limit(self._buf[c0 - ctx - self._start:end + ctx - self._start],
+                                      self._carry)
         self._done = end
         keep = end - ctx - self._start
         self._buf = self._buf[keep:]
         self._start += keep
         return out
+
+    def limit(self, x: np.ndarray, carry: int) -> tuple[np.ndarray, int]:
+        """The frames of *x* but its :attr:`context` on each side, limited, and the
+        reduction to carry on; *carry*: the reduction :attr:`ahead` frames before
+        them. A function of *x* and *carry* only (every step frame by frame, or
+        exact in integers), so any cut of the stream gives the same samples."""
+        ctx, w = self.context, self.ahead
+        n = len(x) - 2 * ctx
+        y = x.astype(np.float64) * self.gain
+        peaks = true_peaks(y, self.aim * 10.0 ** (-QUIET_DB / 20.0))
+        units = np.zeros(len(peaks), dtype=np.int64)
+        over = np.nonzero(peaks > self.aim)[0]          # the frames that need a reduction
+        units[over] = np.ceil(np.log10(peaks[over] / self.aim) * (20.0 * UNITS))
+        # the frames from w − 1 before the first to the last (the smoothing's window)
+        first = ctx - w + 1
+        m = _ahead(units[first:first + n + 2 * w - 2], w)
+        steps = self.slope * np.arange(len(m), dtype=np.int64)
+        r = np.maximum.accumulate(m + steps) - steps
+        np.maximum(r, carry - self.slope * (np.arange(len(m), dtype=np.int64) + 1), out=r)
+        np.maximum(r, 0, out=r)
+        sums = np.cumsum(np.concatenate(([0], r)))
+        smooth = sums[w:] - sums[:-w]
+        out = y[ctx:ctx + n]
+        down = np.nonzero(smooth)[0]
+        if len(down):
+            out = out.copy()
+            out[down] *= (10.0 ** (smooth[down] / (-20.0 * w * UNITS)))[:, None]
+        return out.astype(np.float32), int(r[n - 1])

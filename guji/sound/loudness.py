@@ -90,8 +90,7 @@ class Meter:
         self.rate, self.channels, self.frames = rate, channels, frames
         ir = k_weighting(rate)
         self._filter = Convolver(np.repeat(ir[:, None], channels, axis=1).astype(np.float32), 32768)
-        self._pending: list[np.ndarray] = []
-        self._pending_frames = 0
+        self._acc = 0.0                     # the current sub-block's sum so far
         self._at = 0                        # frames of the K-weighted signal summed
         self._sub: list[float] = []         # the last three sub-blocks' sums of squares
         self._index = 0                     # the next sub-block
@@ -100,9 +99,6 @@ class Meter:
         self._count = np.zeros(bins, dtype=np.int64)
         self._energy = np.zeros(bins, dtype=np.float64)
 
-    def _edge(self, j: int) -> int:
-        return j * self.rate // 10
-
     def feed(self, block: np.ndarray) -> None:
         """Add the next *block* of the render."""
         step = self._filter.block
@@ -110,22 +106,30 @@ class Meter:
             self._weighed(self._filter.feed(block[a:a + step]))
 
     def _weighed(self, y: np.ndarray) -> None:
-        """Sum the K-weighted frames *y* into sub-blocks, each complete one into a block."""
+        """Sum the K-weighted frames *y* (the next ones) into sub-blocks."""
         power = np.square(y, dtype=np.float64).sum(axis=1)
-        lo, hi = self._at, self._at + len(power)
-        self._at = hi
-        while self._index < self._blocks + 3:
-            a, b = self._edge(self._index), self._edge(self._index + 1)
-            if b > hi:
-                # the sub-block continues in the next block: keep its part
-                if a < hi:
-                    self._pending.append(power[max(a, lo) - lo:])
-                return
-            parts = self._pending + [power[max(a, lo) - lo:b - lo]]
-            self._pending = []
-            self._sub_block(float(sum(float(p.sum()) for p in parts)))
+        sums, last_complete = piece_sums(power, self._at, self.rate)
+        self._at += len(power)
+        self.add_pieces(sums, last_complete)
+
+    def add_pieces(self, sums, last_complete: bool) -> None:
+        """Add the sums of squares of the next pieces of the K-weighted render:
+        each piece but the last ends on a sub-block's edge; the last does if
+        *last_complete*."""
+        last = len(sums) - 1
+        for i, energy in enumerate(sums):
+            self._acc += float(energy)
+            if i < last or last_complete:
+                self._sub_block(self._acc)
+                self._acc = 0.0
+
+    def skip(self, frames: int) -> None:
+        """Count *frames* more of the K-weighted render as summed (by :meth:`add_pieces`)."""
+        self._at += frames
 
     def _sub_block(self, energy: float) -> None:
+        if self._index >= self._blocks + 3:
+            return
         self._sub.append(energy)
         self._index += 1
         if len(self._sub) == 4:
@@ -148,7 +152,7 @@ class Meter:
     def finish(self) -> None:
         """The render has ended: the last block's padding counted (the filter's
         ring past the end is not: the render is measured as it is, *frames* long)."""
-        pad = max(0, self._edge(self._blocks + 3) - self._at)
+        pad = max(0, (self._blocks + 3) * self.rate // 10 - self._at)
         if pad:
             self._weighed(np.zeros((pad, self.channels), dtype=np.float32))
 
@@ -163,6 +167,26 @@ class Meter:
         if count == 0:
             return -math.inf
         return -0.691 + 10.0 * math.log10(float(self._energy[first:].sum()) / count)
+
+
+def piece_sums(power: np.ndarray, at: int, rate: int) -> tuple[np.ndarray, bool]:
+    """*power* (frames from *at* on) summed between the 100 ms sub-blocks' edges
+    (frame ``j·rate // 10``): the sums, and whether the last piece ends on an edge."""
+    end = at + len(power)
+    j0 = -(-(at + 1) * 10 // rate)                 # the first edge after *at* (or one more)
+    while j0 > 0 and (j0 - 1) * rate // 10 > at:
+        j0 -= 1
+    while j0 * rate // 10 <= at:
+        j0 += 1
+    edges = []
+    j = j0
+    while j * rate // 10 < end:
+        edges.append(j * rate // 10 - at)
+        j += 1
+    if len(power) == 0:
+        return np.zeros(0), False
+    sums = np.add.reduceat(power, np.array([0] + edges, dtype=np.int64))
+    return sums, j * rate // 10 == end
 
 
 def measure(blocks, rate: int, channels: int, frames: int) -> float:

@@ -160,16 +160,18 @@ class Mix:
         if self.room is not None:          # the reverberation rings to its end
             self.frames += len(self.room) - 1
         self.ceiling_dbfs = float(ceiling_dbfs)
-        if gains is not None:
-            self.peaks: tuple[float, ...] = ()
-            self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
-        else:
-            self.peaks = self._exact_peaks() if self.room is None else wet_peaks(self, self.room)
-            self.gains = channel_gains(self.peaks, self.ceiling_dbfs)
         #: the loudness plan (:mod:`guji.sound.level`): given, or found for ``Kit.loudness``
         self.level = level
-        if level is None and gains is None and self.kit.loudness is not None:
+        self.peaks: tuple[float, ...] = ()
+        if gains is not None:
+            self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
+            return
+        if level is None and self.kit.loudness is not None:
             self.level = plan_level(self, self.kit.loudness)
+        if self.level is None or self.room is None:   # a room's peak costs a whole render
+            self.peaks = self._exact_peaks() if self.room is None else wet_peaks(self, self.room)
+        self.gains = channel_gains(self.peaks, self.ceiling_dbfs) if self.peaks else \
+            (1.0,) * self.channels
 
     # -- set-up ------------------------------------------------------------
     def _kind(self, voice: Voice | None, pan: float | None) -> int:

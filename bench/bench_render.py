@@ -86,10 +86,15 @@ def child_maxrss(code: str) -> tuple[float, int]:
     return wall, usage.ru_maxrss * 1024      # Linux reports kilobytes
 
 
-def bench_speed(runs: int, folder: str | None = None, room: str = "dry") -> None:
+def _loudness(text: str) -> float | None:
+    return None if text == "off" else float(text)
+
+
+def bench_speed(runs: int, folder: str | None = None, room: str = "dry",
+                loudness: str = "-16") -> None:
     import soundfile as sf
     score = long_score()
-    args = ARGS + ["--room", room]
+    args = ARGS + ["--room", room, "--loudness", loudness]
     guji = str(Path(sys.executable).with_name("guji"))
     print(f"score: guji render {' '.join(args)}: {score.stroke_count} strokes, "
           f"{score.duration:.1f} s; 48 kHz stereo 16-bit WAV")
@@ -122,7 +127,7 @@ def bench_speed(runs: int, folder: str | None = None, room: str = "dry") -> None
                 best[name] = min(best[name], time.perf_counter() - t)
         import dataclasses
         from guji.sound.kit import default_kit
-        kit = dataclasses.replace(default_kit(), room=room)
+        kit = dataclasses.replace(default_kit(), room=room, loudness=_loudness(loudness))
         inproc = best_of(runs, lambda: write_audio(tmp / "inproc.wav", score, rate=RATE, kit=kit))
     for name, seconds in best.items():
         print(f"{name:<30}: {seconds:7.3f} s")
@@ -132,7 +137,7 @@ def bench_speed(runs: int, folder: str | None = None, room: str = "dry") -> None
     print(f"guji / silence (commands)     : {best['guji render'] / best['silence writer']:7.2f}×")
 
 
-def bench_memory(hours: float, room: str = "dry") -> None:
+def bench_memory(hours: float, room: str = "dry", loudness: str = "-16") -> None:
     pattern = load("lu:1")
     passes = math.ceil(hours * 3600 / (len(pattern.strokes) * 0.6))
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,12 +150,13 @@ def bench_memory(hours: float, room: str = "dry") -> None:
             from guji.sound.kit import default_kit
             from guji.timing.score import Score
             score = Score(load("lu:1"), Rite.SHE, 0.6, repeat={passes})
-            write_audio({str(out)!r}, score, kit=dataclasses.replace(default_kit(), room={room!r}))
+            write_audio({str(out)!r}, score, kit=dataclasses.replace(default_kit(), room={room!r},
+                                                                     loudness={_loudness(loudness)!r}))
         """)
         _, base = child_maxrss("import numpy, soundfile, guji.sound.files")
         wall, rss = child_maxrss(code)
         size = out.stat().st_size
-        print(f"long render (--room {room}): {passes * len(pattern.strokes)} strokes, {passes * len(pattern.strokes) * 0.6 / 3600:.2f} h, "
+        print(f"long render (--room {room} --loudness {loudness}): {passes * len(pattern.strokes)} strokes, {passes * len(pattern.strokes) * 0.6 / 3600:.2f} h, "
               f"WAV {size / 1e9:.2f} GB in {wall:.1f} s ({passes * len(pattern.strokes) * 0.6 / wall:.0f}× real time)")
         print(f"peak memory (ru_maxrss)       : {rss / 1e6:7.2f} MB   "
               f"(a child that only imports guji: {base / 1e6:.2f} MB)")
@@ -163,13 +169,14 @@ def main() -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--room", default="dry", help="the room of the renders (dry, hall, court)")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--loudness", default="-16", help="the renders' --loudness (LUFS or off)")
     parser.add_argument("--dir", help="where the speed test writes its files (e.g. /dev/shm, "
                                       "memory: the disk out of the comparison)")
     args = parser.parse_args()
     if not args.skip_speed:
-        bench_speed(args.runs, args.dir, args.room)
+        bench_speed(args.runs, args.dir, args.room, args.loudness)
     if not args.skip_memory:
-        bench_memory(args.hours, args.room)
+        bench_memory(args.hours, args.room, args.loudness)
 
 
 if __name__ == "__main__":

@@ -349,7 +349,7 @@ def test_a_loop_with_a_drum_muted_hands_portaudio_its_passes(sink, tmp_path):
     from guji.timing.performance import Timing
     saved = tmp_path / "played.npy"
     p = subprocess.Popen([sys.executable, "-c", CAPTURED, str(saved), "play", "lu", "--loop",
-                          "--interval", "0.1", "--mute", "鼓", "--json"],
+                          "--interval", "0.1", "--mute", "鼓", "--json", "--loudness", "off"],
                          env=sink.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for n, _ in enumerate(p.stdout, 1):

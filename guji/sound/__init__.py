@@ -12,6 +12,12 @@ One concept a module, each importing only those above it:
   ``samples/`` (``python -m guji.sound.kit --write-samples DIR``);
 * :mod:`~guji.sound.onsets` — the sample of each stroke's onset;
 * :mod:`~guji.sound.headroom` — the exact peak of a render, and its gain;
+* :mod:`~guji.sound.pan` — the constant-power pan law;
+* :mod:`~guji.sound.loudness` — integrated loudness by ITU-R BS.1770 (LUFS),
+  memory flat;
+* :mod:`~guji.sound.limiter` — the look-ahead true-peak limiter;
+* :mod:`~guji.sound.level` — ``--loudness``: the gain that brings a render to
+  its target through the limiter, found by measuring;
 * :mod:`~guji.sound.mixer` — :class:`~guji.sound.mixer.Mix`, the block renderer;
 * :mod:`~guji.sound.riff` — WAV and RF64 written by guji: the header first,
   then the samples (to a pipe too; RF64 past 4 GiB);

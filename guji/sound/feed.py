@@ -38,6 +38,7 @@ from ..timing.performance import Performance, Voice
 from .room import room_response
 from .strokes import variant_count
 from .kit import Kit, default_kit, one_shot
+from .level import Level
 from .mixer import Mix
 from .ring import Scheduled
 
@@ -116,7 +117,7 @@ def loop_feed(loop: Loop, *, kit: Kit | None = None, rate: int = RATE, channels:
     carry = math.ceil(ring / rate / loop.period)      # earlier passes still ringing
     per_segment = max(1, math.ceil(SEGMENT_SECONDS / loop.period))
     probe = Mix(loop.passes(0, carry + 2), kit=kit, rate=rate, channels=channels)
-    plan = _LoopPlan(loop, kit, rate, channels, probe.gains, carry, per_segment)
+    plan = _LoopPlan(loop, kit, rate, channels, probe.gains, carry, per_segment, probe.level)
     return Feed(plan.blocks(block_frames), plan.events(), rate, channels, None, probe.gains)
 
 
@@ -131,6 +132,7 @@ class _LoopPlan:
     gains: tuple[float, ...]
     carry: int
     per_segment: int
+    level: Level | None = None     # the probe's loudness plan, shared by every segment
 
     def frame(self, pass_index: int) -> int:
         """The first frame of pass *pass_index* (0: the very start, count-in included)."""
@@ -143,7 +145,7 @@ class _LoopPlan:
             last = first + self.per_segment
             earliest = max(0, first - self.carry)
             mix = Mix(self.loop.passes(earliest, last - earliest), kit=self.kit,
-                      rate=self.rate, channels=self.channels, gains=self.gains)
+                      rate=self.rate, channels=self.channels, gains=self.gains, level=self.level)
             start, stop = self.frame(first), self.frame(last)
             at = start
             for block in mix.blocks(block_frames, start, stop):

@@ -85,6 +85,10 @@ class Kit:
     room:
         ``"dry"``, ``"hall"``, ``"court"`` or an impulse response file
         (:mod:`guji.sound.room`).
+    loudness:
+        The integrated loudness a render is made to (LUFS, through the
+        true-peak limiter: :mod:`guji.sound.level`), or ``None`` (off: the
+        peak rule of :mod:`guji.sound.headroom`).
     """
 
     small: VoiceParams = DEFAULT_SMALL
@@ -95,6 +99,7 @@ class Kit:
     name: str = "default"
     strike: str = "vary"
     room: str = "dry"
+    loudness: float | None = None
 
     def __getitem__(self, voice: Voice) -> VoiceParams:
         return getattr(self, _FIELD[Voice(voice)])

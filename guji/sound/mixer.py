@@ -25,14 +25,15 @@ each voice the kit's pan; a number pans the whole part, constant-power
 one of the drum's variants, chosen by its place (:mod:`guji.sound.strokes`;
 ``Kit.strike`` ``"exact"``: the kit's own hit).
 
-Headroom
---------
-The file's peak is at most :data:`~guji.sound.headroom.CEILING_DBFS`
-(−1 dBFS), whatever the tempo and however the rings overlap: each output
-channel gets one fixed gain for the whole piece, from the channel's exact
-peak, which :class:`Mix` finds before the first block is made by rendering
-only the distinct windows between onsets (see :mod:`guji.sound.headroom`).
-The output is identical whatever ``block_frames``.
+Headroom and loudness
+---------------------
+``Kit.loudness`` ``None`` (``--loudness off``): the file's peak is at most
+:data:`~guji.sound.headroom.CEILING_DBFS` (−1 dBFS), each channel one fixed
+gain from its exact peak, found before the first block from the distinct
+windows between onsets (:mod:`guji.sound.headroom`). A number (LUFS, the
+command line's default −16): one gain and a look-ahead true-peak limiter,
+planned by measuring (:mod:`guji.sound.level`). The output is identical
+whatever ``block_frames``.
 
 Determinism
 -----------
@@ -42,7 +43,6 @@ and a file writer that writes nothing varying: the same command, the same bytes.
 
 from __future__ import annotations
 
-import math
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
@@ -59,6 +59,8 @@ from .oneshot import check_rate
 from .blocks import add_hits, block_key, block_peaks
 from .onsets import Track, TrackSet, hits_by_block
 from .room import room_response, wet_blocks, wet_peaks
+from .pan import pan_gains  # noqa: F401 (re-exported)
+from .level import Level, levelled, plan as plan_level
 from .strokes import part_seed, variant_count, variant_table
 
 #: Default block length of the renderer, in frames.
@@ -66,20 +68,6 @@ BLOCK_FRAMES = 65536
 
 #: Bytes of distinct blocks a render keeps to give again (see :meth:`Mix.blocks`).
 BLOCK_MEMORY = 32 * 2**20
-
-
-def pan_gains(pan: float) -> tuple[float, float]:
-    """Constant-power pan law: ``(left, right)`` gains for *pan* in −1 … +1,
-    ``left = sin((1 − pan)·π/4)``, ``right = sin((1 + pan)·π/4)``.
-
-    −1 → ``(1.0, 0.0)`` exactly, +1 → ``(0.0, 1.0)`` exactly, 0 →
-    ``(0.7071…, 0.7071…)``.
-    """
-    pan = float(pan)
-    if not -1.0 <= pan <= 1.0:
-        raise UsageError(_('pan must be between -1 (left) and 1 (right), not {pan:g}').format(pan=pan))
-    return math.sin((1.0 - pan) * math.pi / 4.0), math.sin((1.0 + pan) * math.pi / 4.0)
-
 
 
 class Mix:
@@ -113,6 +101,9 @@ class Mix:
         (then :attr:`peaks` is empty): the passes of a loop, rendered a
         few at a time, share the gains of the loop's steady state
         (:mod:`guji.sound.feed`).
+    level:
+        A loudness plan to use (a loop's segments share their probe's),
+        instead of finding one for ``kit.loudness``.
 
     Attributes
     ----------
@@ -128,7 +119,7 @@ class Mix:
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
                  rate: int = RATE, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
-                 gains: Sequence[float] | None = None):
+                 gains: Sequence[float] | None = None, level: Level | None = None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
             raise UsageError(_('channels must be 1 (mono) or 2 (stereo), not {channels}').format(channels=repr(channels)))
@@ -169,12 +160,18 @@ class Mix:
         if self.room is not None:          # the reverberation rings to its end
             self.frames += len(self.room) - 1
         self.ceiling_dbfs = float(ceiling_dbfs)
+        #: the loudness plan (:mod:`guji.sound.level`): given, or found for ``Kit.loudness``
+        self.level = level
+        self.peaks: tuple[float, ...] = ()
         if gains is not None:
-            self.peaks: tuple[float, ...] = ()
             self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
-        else:
+            return
+        if level is None and self.kit.loudness is not None:
+            self.level = plan_level(self, self.kit.loudness)
+        if self.level is None or self.room is None:   # a room's peak costs a whole render
             self.peaks = self._exact_peaks() if self.room is None else wet_peaks(self, self.room)
-            self.gains = channel_gains(self.peaks, self.ceiling_dbfs)
+        self.gains = channel_gains(self.peaks, self.ceiling_dbfs) if self.peaks else \
+            (1.0,) * self.channels
 
     # -- set-up ------------------------------------------------------------
     def _kind(self, voice: Voice | None, pan: float | None) -> int:
@@ -290,11 +287,20 @@ class Mix:
         if isinstance(block_frames, bool) or not isinstance(block_frames, int) or block_frames < 1:
             raise ValueError(f"block_frames must be a positive whole number, not {block_frames!r}")
         stop = self.frames if stop is None else min(stop, self.frames)
+        if self.level is not None:
+            return levelled(self, self.level, block_frames, max(0, start), stop)
         if self.room is not None:
             return wet_blocks(self, self.room, block_frames, max(0, start), stop, self.gains)
         # blocks can repeat only when they start on grid steps
         remember = block_frames == self.step_frames() and (max(0, start) % block_frames == 0)
         return self._blocks(block_frames, max(0, start), stop, self.gains, remember)
+
+    def raw_blocks(self) -> Iterator[np.ndarray]:
+        """The whole render from frame 0, unscaled (no gain, no limiter)."""
+        if self.room is not None:
+            return wet_blocks(self, self.room, BLOCK_FRAMES, 0, self.frames, None)
+        step = self.step_frames()
+        return self._blocks(step or BLOCK_FRAMES, 0, self.frames, None, step is not None)
 
     def step_frames(self) -> int | None:
         """Samples in one grid step when every part's step is the same whole

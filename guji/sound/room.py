@@ -139,12 +139,12 @@ class Convolver:
     many output frames; :meth:`tail` the rest once the input has ended.
     """
 
-    def __init__(self, ir: np.ndarray):
+    def __init__(self, ir: np.ndarray, frames: int = CONVOLVE_FRAMES):
         self.taps, self.channels = ir.shape
         # an FFT at least twice the response: each transform gives half its length
         # or more in output (a hall: 2^18 points, 132,544 frames a block; four
         # times would be a third quicker and take 10 MB more)
-        self.size = max(1 << (2 * self.taps - 1).bit_length(), 2 * CONVOLVE_FRAMES)
+        self.size = max(1 << (2 * self.taps - 1).bit_length(), 2 * frames)
         self.block = self.size - self.taps + 1
         # channels first: each FFT runs over contiguous samples, in float32
         self.spectrum = np.fft.rfft(np.ascontiguousarray(ir.T, dtype=np.float32), self.size)

@@ -59,6 +59,24 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
     g.add_argument("--room", default="dry", metavar="dry|hall|court|FILE",
                    help=_("dry (default: the drums close, in no room), hall (堂上: RT60 1.8 s), "
                           "court (庭中: the courtyard, RT60 0.7 s) or an impulse response file"))
+    g.add_argument("--loudness", type=loudness, default=-16.0, metavar="LUFS|off",
+                   help=_("the integrated loudness (ITU-R BS.1770, LUFS) to make the sound, the "
+                          "true peak at most -1 dBTP through a limiter (default -16); off: no "
+                          "limiter, the peak at -1 dBFS"))
+
+
+def loudness(text: str) -> float | None:
+    """``--loudness``: LUFS from −70 to 0, or ``off`` (argparse type)."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not -70.0 <= value <= 0.0:
+        raise argparse.ArgumentTypeError(_("{text}: the loudness is LUFS from -70 to 0 (e.g. -16), "
+                                           "or off").format(text=repr(text)))
+    return value
 
 
 def kit_from_args(args: argparse.Namespace):
@@ -78,7 +96,8 @@ def kit_from_args(args: argparse.Namespace):
             raise UsageError(f"--pan {item!r}: {e}" if "--pan" not in str(e) else str(e)) from None
         kit = kit.with_voice(voice, kit[voice].replace(pan=pan))
     return dataclasses.replace(kit, strike=getattr(args, "strike", "vary"),
-                               room=getattr(args, "room", "dry"))
+                               room=getattr(args, "room", "dry"),
+                               loudness=getattr(args, "loudness", None))
 
 
 def _check_rate(rate: int) -> int:

@@ -247,3 +247,26 @@ def test_a_tag_never_closed():
     failed on it with an IndexError)."""
     same("<一一一一一○□○□半○□")
     same("<天地玄黃宇○□○□半○□\r○□○")
+
+
+def test_a_hit_split_across_a_chunk_edge(tmp_path):
+    """A big file read in chunks whose first edge falls inside a stroke's
+    UTF-8 bytes, just after a line feed inside a diagram (its cluster then
+    spans two pieces), inside a note spanning the edge, and inside a label:
+    each reads as the whole text does."""
+    prose = "天地玄黃宇宙洪荒日月盈昃辰宿列張\n" * 30
+    text = (prose + "(注文○□○○□\n半○□)\n" + prose
+            + "鲁鼓\n○□○○□□○□○○□半\n○□○□○○○□□○□○\n" + prose)
+    data = text.encode("utf-8")
+    whole = reading(scan, text)
+    assert whole[0], "the text holds patterns"
+    edges = []
+    for mark, inside in (("○□○○□□", (1, 2)), ("\n○□○□", (1,)), ("注文", (0, 3)),
+                         ("鲁鼓", (4,)), ("半○□)", (1,))):
+        at = data.index(mark.encode("utf-8"))
+        edges += [at + k for k in inside]
+    for edge in edges:
+        assert scanned_big(text, tmp_path, edge) == whole, edge
+    # the edges are where they are said to be: inside a glyph's bytes, after a line feed
+    assert data[edges[0]] & 0xC0 == 0x80 and data[edges[1]] & 0xC0 == 0x80
+    assert data[edges[2] - 1:edges[2]] == b"\n"

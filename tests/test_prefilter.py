@@ -270,3 +270,23 @@ def test_a_hit_split_across_a_chunk_edge(tmp_path):
     # the edges are where they are said to be: inside a glyph's bytes, after a line feed
     assert data[edges[0]] & 0xC0 == 0x80 and data[edges[1]] & 0xC0 == 0x80
     assert data[edges[2] - 1:edges[2]] == b"\n"
+
+
+def test_a_piece_read_back_by_its_line_feeds():
+    """The second pass decodes only a window's lines (found by the piece's
+    line feeds), and the whole piece where a bound is not a line start or a
+    carriage return ends lines too: the same text either way."""
+    import numpy as np
+    from guji.text.reading.bigfile import _Piece
+    for text in ("鲁鼓○□\n半○\U00020000□\n\n天地玄黃\n", "鲁鼓○□\r\n半○□\r天地\n"):
+        base = 40                                   # the piece's first character in the file
+        starts = np.array([0, 17, base] + [base + k + 1 for k, c in enumerate(text)
+                                           if c == "\n" or (c == "\r" and text[k + 1] != "\n")],
+                          dtype=np.int32)
+        end = base + len(text)
+        bounds = sorted({int(s) for s in starts if base <= s <= end} | {base + 3, end})
+        for a in bounds:
+            for b in bounds:
+                if a <= b:
+                    piece = _Piece(text.encode("utf-8"), base, end, starts)
+                    assert piece[a:b] == text[a - base:b - base], (text, a, b)

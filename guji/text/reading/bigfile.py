@@ -214,6 +214,44 @@ class _Sparse:
         raise IndexError(key)
 
 
+class _Piece:
+    """One piece's text, read back for the windows in it: a window's part,
+    from a line start to a line start, is decoded alone (its bytes found
+    from the piece's line feeds), not the whole piece. (A piece holding a
+    carriage return, where lines also end, is decoded whole.)"""
+
+    def __init__(self, data: bytes, base: int, end: int, starts: np.ndarray):
+        self.data, self.base, self.end, self.text = data, base, end, None
+        if b"\r" in data:
+            self.text = data.decode("utf-8")
+        else:
+            self.feeds = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+            self.first = find(starts, base, "right")     # the first line start after base
+            self.starts = starts
+
+    def __getitem__(self, key: slice) -> str:
+        a, b = key.start, key.stop
+        if self.text is None:
+            first, last = self._byte(a), self._byte(b)
+            if first is not None and last is not None:
+                return str(memoryview(self.data)[first:last], "utf-8")
+            self.text = self.data.decode("utf-8")     # not at line starts: read it whole
+        return self.text[a - self.base:b - self.base]
+
+    def _byte(self, at: int) -> int | None:
+        """The offset in the piece's bytes of *at* if it is the piece's start,
+        its end, or a line start in it (the k-th after the start follows the
+        k-th line feed); else None."""
+        if at == self.base:
+            return 0
+        if at == self.end:
+            return len(self.data)
+        k = find(self.starts, at) - self.first
+        if 0 <= k < len(self.feeds) and int(self.starts[self.first + k]) == at:
+            return int(self.feeds[k]) + 1
+        return None
+
+
 class SparseSource(WindowSource):
     """A :class:`WindowSource` whose text holds only the windows (read back from the file)."""
 
@@ -228,12 +266,12 @@ class SparseSource(WindowSource):
                 if done == len(spans) or spans[done][0] >= end:
                     continue                    # no window here: not read again
                 f.seek(at)
-                piece = f.read(length).decode("utf-8")
+                text = _Piece(f.read(length), base, end, lines.starts)
                 for j in range(done, len(spans)):
                     a, b = spans[j]
                     if a >= end:
                         break
-                    parts[j].append(piece[max(a, base) - base:min(b, end) - base])
+                    parts[j].append(text[max(a, base):min(b, end)])
                 while done < len(spans) and spans[done][1] <= end:
                     done += 1
         line = len(lines.starts)

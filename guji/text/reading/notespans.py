@@ -107,10 +107,10 @@ def piece_map(piece: str, base: int, table: np.ndarray):
     raw = None if _wide(piece) else piece.encode("utf-16-le", "surrogatepass")
     if raw is not None and len(raw) == 2 * len(piece):
         units = np.frombuffer(raw, dtype=np.uint16)
-        cls = table[:0x10000][units]
+        cls = table[:0x10000].take(units.astype(np.intp))   # (intp indices gather fastest)
     else:                                               # characters beyond the BMP
         units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        cls = table[units]
+        cls = table.take(units.astype(np.intp))
     at = np.flatnonzero(cls != RUN)                     # a run of ideographs lies between two
     kind = cls[at]
     edges = np.empty(len(at) + 2, dtype=np.int64)
@@ -120,11 +120,14 @@ def piece_map(piece: str, base: int, table: np.ndarray):
     before = units[np.maximum(h - 1, 0)].astype(np.int64)
     if len(h) and h[0] == 0:
         before[0] = 0                                   # the piece starts a line (or the text)
-    b = (kind == OPEN) | (kind == CLOSE)
+    brackets = at[(kind == OPEN) | (kind == CLOSE)]
     m = (kind >= LT) & (kind != CR)
+    starts, ends = edges[long], edges[long + 1]
+    starts += 1 + base                                  # (fresh arrays: moved in place)
+    ends += base
     return ((h + base, units[h].astype(np.int64), before),
-            (edges[long] + 1 + base, edges[long + 1] + base),
-            (at[b] + base, units[at[b]].astype(np.int64)),
+            (starts, ends),
+            (brackets + base, units[brackets].astype(np.int64)),
             (at[m] + base, kind[m]))
 
 

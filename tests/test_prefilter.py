@@ -290,3 +290,62 @@ def test_a_piece_read_back_by_its_line_feeds():
                 if a <= b:
                     piece = _Piece(text.encode("utf-8"), base, end, starts)
                     assert piece[a:b] == text[a - base:b - base], (text, a, b)
+
+
+def every_free_break(text: str):
+    """The text's map with every break (as the map held them all before): each
+    run of five ideographs or more (none a hit nor a label's first character),
+    found by a regular expression, outside every note and every tag."""
+    import dataclasses
+    import re
+    import numpy as np
+    from guji.text.reading.notespans import text_map
+    from guji.text.reading.prefilter import HIT_CHARS, _IDEOGRAPHS, _WORD_STARTS, _table
+    from guji.text.reading.sieve import _run_class
+    tm = text_map(text, _table())
+    runs = re.compile(f"[{_run_class(_IDEOGRAPHS, HIT_CHARS + _WORD_STARTS)}]{{5,}}")
+
+    def in_tag(at: int) -> bool:
+        lt = text.rfind("<", 0, at)
+        return lt >= 0 and ">" not in text[lt:at] and "\n" not in text[lt:at]
+    found = [(m.start(), m.end()) for m in runs.finditer(text)]
+    kept = [(a, b) for a, b in found
+            if tm.inside(np.array([a]))[0] < 0 and not in_tag(a)]
+    return tm, dataclasses.replace(tm, break_starts=np.array([a for a, _ in kept], dtype=np.int64),
+                                   break_ends=np.array([b for _, b in kept], dtype=np.int64))
+
+
+def same_windows_with_every_break(text: str) -> None:
+    import numpy as np
+    from guji.text.reading.prefilter import _spans
+    kept, every = every_free_break(text)
+    assert set(kept.break_starts.tolist()) <= set(every.break_starts.tolist())
+    bounds, ends = np.array([0]), np.array([len(text)])
+    assert _spans(text, kept, bounds, ends) == _spans(text, every, bounds, ends)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts())
+def test_the_breaks_kept_choose_the_windows_every_break_would(text):
+    """The map keeps only the first and last free break of each stretch
+    between hits (those the windows are chosen by): the same windows as with
+    every break, on random texts and every corpus."""
+    same_windows_with_every_break(text)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_the_breaks_kept_on_every_corpus(path):
+    same_windows_with_every_break(path.read_text(encoding="utf-8"))
+
+
+def test_breaks_deep_inside_notes_and_tags():
+    """Stretches whose first runs stand in notes or tags (more than the runs
+    looked at one by one): the breaks after them are still found."""
+    from guji.text.reading.notespans import LOOKS
+    seed = SEEDS[0].read_text(encoding="utf-8")
+    note = "(" + "天地玄黃宇\n" * (LOOKS + 3) + ")"
+    tag = "<pb:" + "天地玄黃宇。" * (LOOKS + 3) + ">"
+    for text in (seed + note + "日月盈昃辰宿\n" + seed, "○半" + tag + "日月盈昃辰宿列張○□半",
+                 "○" + note + tag + "寒來暑往秋收\n○□半" + note + "冬藏閏餘成歲"):
+        same_windows_with_every_break(text)
+        same(text)

@@ -276,8 +276,9 @@ def test_a_piece_read_back_by_its_line_feeds():
     """The second pass decodes only a window's lines (found by the piece's
     line feeds), and the whole piece where a bound is not a line start or a
     carriage return ends lines too: the same text either way."""
+    import io
     import numpy as np
-    from guji.text.reading.bigfile import _Piece
+    from guji.text.reading.bigfile import _Piece, _feeds
     for text in ("鲁鼓○□\n半○\U00020000□\n\n天地玄黃\n", "鲁鼓○□\r\n半○□\r天地\n"):
         base = 40                                   # the piece's first character in the file
         starts = np.array([0, 17, base] + [base + k + 1 for k, c in enumerate(text)
@@ -288,7 +289,9 @@ def test_a_piece_read_back_by_its_line_feeds():
         for a in bounds:
             for b in bounds:
                 if a <= b:
-                    piece = _Piece(text.encode("utf-8"), base, end, starts)
+                    data = b"x" * 7 + text.encode("utf-8")   # the piece's bytes at 7 in the file
+                    piece = _Piece(io.BytesIO(data), (7, len(data) - 7, _feeds(data[7:], text)),
+                                   base, end, starts)
                     assert piece[a:b] == text[a - base:b - base], (text, a, b)
 
 

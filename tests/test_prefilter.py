@@ -247,3 +247,108 @@ def test_a_tag_never_closed():
     failed on it with an IndexError)."""
     same("<一一一一一○□○□半○□")
     same("<天地玄黃宇○□○□半○□\r○□○")
+
+
+def test_a_hit_split_across_a_chunk_edge(tmp_path):
+    """A big file read in chunks whose first edge falls inside a stroke's
+    UTF-8 bytes, just after a line feed inside a diagram (its cluster then
+    spans two pieces), inside a note spanning the edge, and inside a label:
+    each reads as the whole text does."""
+    prose = "天地玄黃宇宙洪荒日月盈昃辰宿列張\n" * 30
+    text = (prose + "(注文○□○○□\n半○□)\n" + prose
+            + "鲁鼓\n○□○○□□○□○○□半\n○□○□○○○□□○□○\n" + prose)
+    data = text.encode("utf-8")
+    whole = reading(scan, text)
+    assert whole[0], "the text holds patterns"
+    edges = []
+    for mark, inside in (("○□○○□□", (1, 2)), ("\n○□○□", (1,)), ("注文", (0, 3)),
+                         ("鲁鼓", (4,)), ("半○□)", (1,))):
+        at = data.index(mark.encode("utf-8"))
+        edges += [at + k for k in inside]
+    for edge in edges:
+        assert scanned_big(text, tmp_path, edge) == whole, edge
+    # the edges are where they are said to be: inside a glyph's bytes, after a line feed
+    assert data[edges[0]] & 0xC0 == 0x80 and data[edges[1]] & 0xC0 == 0x80
+    assert data[edges[2] - 1:edges[2]] == b"\n"
+
+
+def test_a_piece_read_back_by_its_line_feeds():
+    """The second pass decodes only a window's lines (found by the piece's
+    line feeds), and the whole piece where a bound is not a line start or a
+    carriage return ends lines too: the same text either way."""
+    import io
+    import numpy as np
+    from guji.text.reading.bigfile import _Piece, _feeds
+    for text in ("鲁鼓○□\n半○\U00020000□\n\n天地玄黃\n", "鲁鼓○□\r\n半○□\r天地\n"):
+        base = 40                                   # the piece's first character in the file
+        starts = np.array([0, 17, base] + [base + k + 1 for k, c in enumerate(text)
+                                           if c == "\n" or (c == "\r" and text[k + 1] != "\n")],
+                          dtype=np.int32)
+        end = base + len(text)
+        bounds = sorted({int(s) for s in starts if base <= s <= end} | {base + 3, end})
+        for a in bounds:
+            for b in bounds:
+                if a <= b:
+                    data = b"x" * 7 + text.encode("utf-8")   # the piece's bytes at 7 in the file
+                    piece = _Piece(io.BytesIO(data), (7, len(data) - 7, _feeds(data[7:], text)),
+                                   base, end, starts)
+                    assert piece[a:b] == text[a - base:b - base], (text, a, b)
+
+
+def every_free_break(text: str):
+    """The text's map with every break (as the map held them all before): each
+    run of five ideographs or more (none a hit nor a label's first character),
+    found by a regular expression, outside every note and every tag."""
+    import dataclasses
+    import re
+    import numpy as np
+    from guji.text.reading.notespans import text_map
+    from guji.text.reading.prefilter import HIT_CHARS, _IDEOGRAPHS, _WORD_STARTS, _table
+    from guji.text.reading.sieve import _run_class
+    tm = text_map(text, _table())
+    runs = re.compile(f"[{_run_class(_IDEOGRAPHS, HIT_CHARS + _WORD_STARTS)}]{{5,}}")
+
+    def in_tag(at: int) -> bool:
+        lt = text.rfind("<", 0, at)
+        return lt >= 0 and ">" not in text[lt:at] and "\n" not in text[lt:at]
+    found = [(m.start(), m.end()) for m in runs.finditer(text)]
+    kept = [(a, b) for a, b in found
+            if tm.inside(np.array([a]))[0] < 0 and not in_tag(a)]
+    return tm, dataclasses.replace(tm, break_starts=np.array([a for a, _ in kept], dtype=np.int64),
+                                   break_ends=np.array([b for _, b in kept], dtype=np.int64))
+
+
+def same_windows_with_every_break(text: str) -> None:
+    import numpy as np
+    from guji.text.reading.prefilter import _spans
+    kept, every = every_free_break(text)
+    assert set(kept.break_starts.tolist()) <= set(every.break_starts.tolist())
+    bounds, ends = np.array([0]), np.array([len(text)])
+    assert _spans(text, kept, bounds, ends) == _spans(text, every, bounds, ends)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts())
+def test_the_breaks_kept_choose_the_windows_every_break_would(text):
+    """The map keeps only the first and last free break of each stretch
+    between hits (those the windows are chosen by): the same windows as with
+    every break, on random texts and every corpus."""
+    same_windows_with_every_break(text)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_the_breaks_kept_on_every_corpus(path):
+    same_windows_with_every_break(path.read_text(encoding="utf-8"))
+
+
+def test_breaks_deep_inside_notes_and_tags():
+    """Stretches whose first runs stand in notes or tags (more than the runs
+    looked at one by one): the breaks after them are still found."""
+    from guji.text.reading.notespans import LOOKS
+    seed = SEEDS[0].read_text(encoding="utf-8")
+    note = "(" + "天地玄黃宇\n" * (LOOKS + 3) + ")"
+    tag = "<pb:" + "天地玄黃宇。" * (LOOKS + 3) + ">"
+    for text in (seed + note + "日月盈昃辰宿\n" + seed, "○半" + tag + "日月盈昃辰宿列張○□半",
+                 "○" + note + tag + "寒來暑往秋收\n○□半" + note + "冬藏閏餘成歲"):
+        same_windows_with_every_break(text)
+        same(text)

@@ -42,10 +42,11 @@ CHUNK = 2 << 20
 
 
 def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):
-    """``(offset, piece, byte offset, bytes)`` of the UTF-8 text of the file's
-    bytes *first* to *last* (all by default; a range starts after a line feed),
-    each piece ending after a line feed (or at the range's end), with the bytes
-    it was decoded from; UnicodeDecodeError if it is not UTF-8. (The bytes are
+    """``(offset, piece, byte offset, length, bytes)`` of the UTF-8 text of the
+    file's bytes *first* to *last* (all by default; a range starts after a line
+    feed), each piece ending after a line feed (or at the range's end), with
+    where its bytes stand and the bytes themselves (a view, good until the next
+    piece); UnicodeDecodeError if it is not UTF-8. (The bytes are
     cut after a line feed before they are decoded: a line feed never stands
     inside a UTF-8 sequence, and no text is copied to be cut.)"""
     base, carry, consumed, start = 0, b"", first, first
@@ -58,8 +59,9 @@ def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):
             buf = carry + data if carry else data
             cut = buf.rfind(b"\n") + 1 if data else len(buf)
             if cut:
-                piece = str(memoryview(buf)[:cut], "utf-8")
-                yield base, piece, start, cut
+                view = memoryview(buf)[:cut]
+                piece = str(view, "utf-8")
+                yield base, piece, start, cut, view
                 base, start = base + len(piece), start + cut
             carry = buf[cut:]
             if not data:
@@ -74,14 +76,14 @@ def _map_range(job):
     table = _table()
     maps, starts, pieces, size = [], [], [], 0
     try:
-        for base, piece, at, length in _pieces(path, chunk, first, last):
+        for base, piece, at, length, view in _pieces(path, chunk, first, last):
             maps.append(_narrow(piece_map(piece, base, table)))
             if "\r" in piece:
                 starts.append(line_starts(piece, base, table).astype(np.int32))
             else:                               # line feeds only: the map has them already
                 marks_at, marks = maps[-1][3]
                 starts.append(marks_at[marks == EOL] + 1)
-            pieces.append((base, at, length))
+            pieces.append((base, at, length, _feeds(view, piece)))
             size = base + len(piece)
     except UnicodeDecodeError:
         return None
@@ -157,7 +159,7 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
     for maps, lines_at, parts, chars in done:
         raw += [_shifted(m, size) for m in maps]
         starts += [s + size for s in lines_at]
-        pieces += [(base + size, at, length) for base, at, length in parts]
+        pieces += [(base + size, at, length, feeds) for base, at, length, feeds in parts]
         size += chars
     if not raw:
         return ScanResult((), ())
@@ -214,6 +216,53 @@ class _Sparse:
         raise IndexError(key)
 
 
+def _feeds(view, piece: str) -> np.ndarray | None:
+    """Where the line feeds of a piece's bytes stand (offsets in them), or
+    None if the piece holds a carriage return (where lines also end)."""
+    if "\r" in piece:
+        return None
+    return np.flatnonzero(np.frombuffer(view, dtype=np.uint8) == 10).astype(np.int32)
+
+
+class _Piece:
+    """One piece's text, read back for the windows in it: a window's part,
+    from a line start to a line start, is read and decoded alone (its bytes
+    found from the piece's line feeds, :func:`_feeds`), not the whole piece
+    (which is read whole where a carriage return ends lines too, or a bound
+    is not a line start)."""
+
+    def __init__(self, f, where: tuple, base: int, end: int, starts: np.ndarray):
+        self.f, (self.at, self.length, self.feeds) = f, where
+        self.base, self.end, self.text = base, end, None
+        self.first = find(starts, base, "right")         # the first line start after base
+        self.starts = starts
+
+    def __getitem__(self, key: slice) -> str:
+        a, b = key.start, key.stop
+        if self.text is None and self.feeds is not None:
+            first, last = self._byte(a), self._byte(b)
+            if first is not None and last is not None:
+                self.f.seek(self.at + first)
+                return self.f.read(last - first).decode("utf-8")
+        if self.text is None:
+            self.f.seek(self.at)
+            self.text = self.f.read(self.length).decode("utf-8")
+        return self.text[a - self.base:b - self.base]
+
+    def _byte(self, at: int) -> int | None:
+        """The offset in the piece's bytes of *at* if it is the piece's start,
+        its end, or a line start in it (the k-th after the start follows the
+        k-th line feed); else None."""
+        if at == self.base:
+            return 0
+        if at == self.end:
+            return self.length
+        k = find(self.starts, at) - self.first
+        if 0 <= k < len(self.feeds) and int(self.starts[self.first + k]) == at:
+            return int(self.feeds[k]) + 1
+        return None
+
+
 class SparseSource(WindowSource):
     """A :class:`WindowSource` whose text holds only the windows (read back from the file)."""
 
@@ -223,17 +272,16 @@ class SparseSource(WindowSource):
         first_lines = [find(lines.starts, a, "right") for a, _ in spans]
         done = 0
         with open(path, "rb") as f:
-            for k, (base, at, length) in enumerate(pieces):
+            for k, (base, at, length, feeds) in enumerate(pieces):
                 end = pieces[k + 1][0] if k + 1 < len(pieces) else size
                 if done == len(spans) or spans[done][0] >= end:
                     continue                    # no window here: not read again
-                f.seek(at)
-                piece = f.read(length).decode("utf-8")
+                text = _Piece(f, (at, length, feeds), base, end, lines.starts)
                 for j in range(done, len(spans)):
                     a, b = spans[j]
                     if a >= end:
                         break
-                    parts[j].append(piece[max(a, base) - base:min(b, end) - base])
+                    parts[j].append(text[max(a, base):min(b, end)])
                 while done < len(spans) and spans[done][1] <= end:
                     done += 1
         line = len(lines.starts)

@@ -64,7 +64,7 @@ class TextMap:
     before: np.ndarray          #: the code points of the characters before them (0 at the start)
     note_starts: np.ndarray     #: outermost closed notes: opener offsets
     note_ends: np.ndarray       #: … and offsets just past their closers
-    break_starts: np.ndarray    #: breaks (see the module), in order
+    break_starts: np.ndarray    #: breaks (see the module), in order: those :func:`_kept_breaks` keeps
     break_ends: np.ndarray
 
     def inside(self, offsets: np.ndarray) -> np.ndarray:
@@ -107,10 +107,10 @@ def piece_map(piece: str, base: int, table: np.ndarray):
     raw = None if _wide(piece) else piece.encode("utf-16-le", "surrogatepass")
     if raw is not None and len(raw) == 2 * len(piece):
         units = np.frombuffer(raw, dtype=np.uint16)
-        cls = table[:0x10000][units]
+        cls = table[:0x10000].take(units.astype(np.intp))   # (intp indices gather fastest)
     else:                                               # characters beyond the BMP
         units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        cls = table[units]
+        cls = table.take(units.astype(np.intp))
     at = np.flatnonzero(cls != RUN)                     # a run of ideographs lies between two
     kind = cls[at]
     edges = np.empty(len(at) + 2, dtype=np.int64)
@@ -120,11 +120,14 @@ def piece_map(piece: str, base: int, table: np.ndarray):
     before = units[np.maximum(h - 1, 0)].astype(np.int64)
     if len(h) and h[0] == 0:
         before[0] = 0                                   # the piece starts a line (or the text)
-    b = (kind == OPEN) | (kind == CLOSE)
+    brackets = at[(kind == OPEN) | (kind == CLOSE)]
     m = (kind >= LT) & (kind != CR)
+    starts, ends = edges[long], edges[long + 1]
+    starts += 1 + base                                  # (fresh arrays: moved in place)
+    ends += base
     return ((h + base, units[h].astype(np.int64), before),
-            (edges[long] + 1 + base, edges[long + 1] + base),
-            (at[b] + base, units[at[b]].astype(np.int64)),
+            (starts, ends),
+            (brackets + base, units[brackets].astype(np.int64)),
             (at[m] + base, kind[m]))
 
 
@@ -158,13 +161,67 @@ def finish(raw: list, bounds: list[int], size: int) -> TextMap:
     note_starts, note_ends = _notes_of_each(joined(2, 0), joined(2, 1), bounds, size)
     marks_at, marks = joined(3, 0), joined(3, 1)
     rs, re_ = joined(1, 0), joined(1, 1)
-    k = np.searchsorted(note_starts, rs, side="right") - 1
-    free = ~((k >= 0) & (rs < note_ends[np.maximum(k, 0)])) if len(note_starts) else \
-        np.ones(len(rs), dtype=bool)
-    free &= ~_in_tags(marks_at, marks, rs)
+    hits = joined(0, 0)
+    tags = _tag_spans(marks_at, marks)
     del marks_at, marks
-    return TextMap(joined(0, 0), joined(0, 1), joined(0, 2), note_starts, note_ends,
-                   rs[free], re_[free])
+
+    def free(starts: np.ndarray) -> np.ndarray:
+        """Which runs starting at *starts* stand outside every note and tag."""
+        out = ~_in_tags(*tags, starts)
+        if len(note_starts):
+            k = np.searchsorted(note_starts, starts, side="right") - 1
+            out &= ~((k >= 0) & (starts < note_ends[np.maximum(k, 0)]))
+        return out
+    kept = _kept_breaks(hits, rs, free)
+    return TextMap(hits, joined(0, 1), joined(0, 2), note_starts, note_ends, rs[kept], re_[kept])
+
+
+#: Runs looked at one by one from each end of a stretch between hits before
+#: all of the stretch's runs are (see :func:`_kept_breaks`).
+LOOKS = 4
+
+
+def _kept_breaks(hits: np.ndarray, rs: np.ndarray, free) -> np.ndarray:
+    """The indices (in order) of the runs at *rs* kept as breaks: in each
+    stretch of text before, between and after the *hits*, the first and the
+    last run that *free* passes (with perhaps some more free ones). Only
+    those are ever asked about: the prefilter asks whether a stretch between
+    two hits holds a break, and for the last break before a hit and the
+    first after one (:func:`guji.text.reading.prefilter._spans`, ``_reach``),
+    so its answers are those all the free runs would give; and *free* is
+    asked about a few runs a stretch, not about all of a book's."""
+    if not len(rs):
+        return np.zeros(0, dtype=np.int64)
+    lo = np.concatenate(([0], np.searchsorted(rs, hits, side="right")))
+    hi = np.concatenate((np.searchsorted(rs, hits), [len(rs)]))
+    found = []
+    for step, cur in ((1, lo.copy()), (-1, hi - 1)):
+        active = np.flatnonzero(lo < hi)          # stretches holding a run, not yet resolved
+        for _ in range(LOOKS):
+            if not len(active):
+                break
+            ok = free(rs[cur[active]])
+            found.append(cur[active][ok])
+            active = active[~ok]
+            cur[active] += step
+            active = active[(cur[active] >= lo[active]) & (cur[active] < hi[active])]
+        if len(active):                           # the rest of these stretches, all at once
+            a = np.where(step > 0, cur[active], lo[active])
+            b = np.where(step > 0, hi[active], cur[active] + 1)
+            rest = _ranges(a, b)
+            found.append(rest[free(rs[rest])])
+    kept = np.sort(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+    if not len(kept):
+        return kept
+    return kept[np.concatenate(([True], kept[1:] != kept[:-1]))]   # each run once
+
+
+def _ranges(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The integers of every range ``[a[k], b[k])``, one range after another."""
+    lengths = b - a
+    total = int(lengths.sum())
+    offsets = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.arange(total) - offsets + np.repeat(a, lengths)
 
 
 def _slices_starts(text: str):
@@ -186,19 +243,24 @@ def _slices(text: str):
         yield start, text[start:end] if (start, end) != (0, n) else text
 
 
-def _in_tags(at: np.ndarray, marks: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Which of the runs at *starts* might stand inside a markup tag (``<pb:…>``,
-    which cannot span lines): those after a ``<`` with no ``>`` nor line
-    break between. *at* are the offsets of the marks ``<``, ``>``, ``\\n``,
-    *marks* their classes."""
+def _tag_spans(at: np.ndarray, marks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where markup tags (``<pb:…>``, which cannot span lines) may stand: each
+    ``<`` and the first ``>`` or line feed after it. *at* are the offsets of
+    the marks ``<``, ``>``, ``\\n``, *marks* their classes."""
     lt = at[marks == LT]
-    if not len(lt) or not len(starts):
-        return np.zeros(len(starts), dtype=bool)
     other = at[(marks == GT) | (marks == EOL)]          # a tag may hold a carriage return
     k = np.searchsorted(other, lt)                  # the first > or line break after each <
     never = np.iinfo(np.int64).max                  # (none: the tag runs on to the end)
     ends = np.where(k < len(other), other[np.minimum(k, len(other) - 1)], never) \
         if len(other) else np.full(len(lt), never)
+    return lt, ends
+
+
+def _in_tags(lt: np.ndarray, ends: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Which of the runs at *starts* might stand inside a markup tag
+    (:func:`_tag_spans`): those after a ``<`` with no ``>`` nor line break between."""
+    if not len(lt) or not len(starts):
+        return np.zeros(len(starts), dtype=bool)
     j = np.searchsorted(lt, starts) - 1
     return (j >= 0) & (starts < ends[np.maximum(j, 0)])
 

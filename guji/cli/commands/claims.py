@@ -74,5 +74,5 @@ def _rows(claims) -> list[str]:
     for line, doubt in zip(table(rows, right=(4,), indent="  "), doubts):
         lines.append(line)
         if doubt is not None:
-            lines.append(f"      {doubt.reason}")
+            lines.append(f"      {doubt.said()}")
     return lines

@@ -137,7 +137,7 @@ def _print_claims(c: Collation) -> None:
         print(_('  claims of {source} ({location}): {counts}').format(source=source, location=claims[0].location, counts=counts))
         for cl in claims:
             if cl.doubt is not None:
-                print(f"    {cl.doubt.reason}")
+                print(f"    {cl.doubt.said()}")
     for m in c.mismatches:
         print(_('  MISMATCH {value}').format(value=m.describe()))
 

@@ -81,6 +81,12 @@ class Doubt:
     implied: int
     reason: str
 
+    def said(self) -> str:
+        """The reason in the user's language (its English is data: ``counts.toml``, the
+        JSON's ``note``; the catalogs hold its translation: ``python -m guji.i18n_tools``
+        extracts the file's reasons)."""
+        return _(self.reason)
+
 
 @lru_cache(maxsize=None)
 def doubts() -> tuple[Doubt, ...]:

@@ -149,3 +149,23 @@ def test_a_claim_described_in_the_users_language():
             .replace(", ", "，").replace(")", "）")
     finally:
         i18n.use(was)
+
+
+def test_compare_s_bells_are_data_in_english_and_said_in_the_users_language(tmp_path):
+    # a bell's label is a MIDI marker (data: the same bytes in every language); the marks
+    # a person reads (the schedule printed before playing or writing) are in their language;
+    # the live display shows strokes only (the bells ring, no line is drawn for them)
+    import mido
+    said, files = {}, set()
+    for lang in ("en", "zh-Hant"):
+        said[lang] = lines_of(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite",
+                               "she", "-o", f"{lang}.mid"], tmp_path, lang)
+        files.add((tmp_path / f"{lang}.mid").read_bytes())
+    assert len(files) == 1
+    markers = [m.text for track in mido.MidiFile(tmp_path / "en.mid", charset="utf-8").tracks
+               for m in track if m.type == "marker"]
+    mark = next(m for m in markers if "stroke 4" in m)
+    assert mark.isascii() is False and "wuli-tongkao" in mark
+    assert any(line.strip() == "1.80 s  " + mark for line in said["en"]), said["en"]
+    zh = [line for line in said["zh-Hant"] if line.strip().startswith("1.80 秒")]
+    assert zh and "第 4 擊" in zh[0] and "stroke" not in zh[0], said["zh-Hant"]

@@ -169,3 +169,37 @@ def test_compare_s_bells_are_data_in_english_and_said_in_the_users_language(tmp_
     assert any(line.strip() == "1.80 s  " + mark for line in said["en"]), said["en"]
     zh = [line for line in said["zh-Hant"] if line.strip().startswith("1.80 秒")]
     assert zh and "第 4 擊" in zh[0] and "stroke" not in zh[0], said["zh-Hant"]
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_every_help_fits_an_80_column_terminal_in_chinese(tmp_path, lang):
+    # argparse wrapped Chinese help by characters: compare's description ran to 123 columns
+    from guji.cli.main import COMMANDS
+    closing = tuple("，。、；：）」")
+    for command in ("", *COMMANDS):
+        lines = lines_of([command, "--help"] if command else ["--help"], tmp_path, lang,
+                         COLUMNS="80")
+        # argparse's width is the terminal's less 2 columns
+        wide = [line for line in lines if width(line) > 78]
+        starts_badly = [line for line in lines if line.strip().startswith(closing)]
+        assert (wide, starts_badly) == ([], []), command
+
+
+def test_wrap_breaks_between_cjk_characters_never_inside_a_word_nor_before_a_closer():
+    from guji.cli.columns import wrap
+    text = "把一聲部置於 -1（左）至 1（右）之間，如 --pan 鼙=-0.5 --pan big=0.5（聲部：small／鼙、big／鼓、click、cue）；優先於鼓組的設定"
+    lines = wrap(text, 54)
+    assert all(width(line) <= 54 for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert lines[-1].startswith("cue）；")            # the closers take their word along
+    assert wrap("一二三四五六七", 6) == ["一二三", "四五六", "七"]
+    assert wrap("guji --pan big=0.5 甲乙", 10) == ["guji --pan", "big=0.5 甲", "乙"]
+    assert wrap("averyverylongword 甲", 5) == ["averyverylongword", "甲"]
+
+
+def test_table_pads_by_display_width():
+    from guji.cli.columns import table
+    lines = table([("魯鼓", "1", "禮記正義"), ("xue", "12", "x")], right=(1,), indent="  ")
+    assert lines == ["  魯鼓   1  禮記正義", "  xue   12  x"]
+    # the last column starts at terminal column 12 on both lines (魯鼓 is 4 columns, xue 3)
+    assert [width(line) - width(line.split()[-1]) for line in lines] == [12, 12]

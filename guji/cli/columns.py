@@ -16,12 +16,17 @@ and macOS Terminal count them by default.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Sequence
 
 from ..errors import display_width
 from ..i18n import translator
 
-__all__ = ["HelpFormatter", "pad", "table"]
+__all__ = ["HelpFormatter", "pad", "table", "wrap"]
+
+#: What a line may not begin with (closing punctuation: it stays with the character before it).
+NO_START = set("，。、；：？！）」』》〉】〕,.;:?!)]}")
+_TOKENS = re.compile(r"\s+|[^\s\u1100-\uffff]+|.")
 
 
 def pad(text: str, width: int, right: bool = False) -> str:
@@ -49,10 +54,62 @@ def table(rows: Sequence[Sequence[str]], right: Sequence[int] = (), gap: str = "
     return lines
 
 
+def wrap(text: str, width: int) -> list[str]:
+    """*text*'s words in lines of at most *width* display columns: a line may
+    break between any two CJK characters (no spaces between them) and at
+    spaces, never inside a Latin word or number, and never before closing
+    punctuation (，。）」 hang on to the character before them). A word wider
+    than *width* has a line of its own."""
+    lines: list[list[str]] = [[]]
+    used, space = 0, False
+    for token in _TOKENS.findall(" ".join(text.split())):
+        if token.isspace():
+            space = bool(lines[-1])
+            continue
+        need = display_width(token) + (1 if space else 0)
+        if lines[-1] and used + need > width:
+            carried = _carried(lines[-1]) if token in NO_START else []
+            if carried is not None:      # else: the closer hangs past the line's end
+                lines.append(carried)
+                used, space = sum(display_width(t) for t in carried), False
+                need = display_width(token)
+        lines[-1] += [" ", token] if space else [token]
+        used += need
+        space = False
+    return ["".join(line).strip() for line in lines if line]
+
+
+def _carried(line: list[str]) -> list[str] | None:
+    """The tokens to take from the end of *line* onto the next one, so that the
+    next does not begin with closing punctuation: the character closed and the
+    closers after it (None: no such character on the line, nothing taken)."""
+    for k in range(len(line) - 1, 0, -1):
+        if line[k].isspace():
+            return None
+        if line[k] not in NO_START:
+            carried = line[k:]
+            del line[k:]
+            return carried
+    return None
+
+
+def _wide(text: str) -> bool:
+    return display_width(text) != len(text)
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help, its usage's continuation lines indented by the display
     width of the ``usage:`` prefix in the language in use (argparse counts its
-    characters)."""
+    characters), and help text with CJK in it wrapped by display width
+    (:func:`wrap`; text without any is wrapped by argparse, as before)."""
+
+    def _split_lines(self, text, width):  # type: ignore[override]
+        return wrap(text, width) if _wide(text) else super()._split_lines(text, width)
+
+    def _fill_text(self, text, width, indent):  # type: ignore[override]
+        if not _wide(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
 
     def _format_usage(self, usage, actions, groups, prefix):  # type: ignore[override]
         if usage is not None:        # given whole (already laid out): argparse does not wrap it

@@ -203,3 +203,11 @@ def test_table_pads_by_display_width():
     assert lines == ["  魯鼓   1  禮記正義", "  xue   12  x"]
     # the last column starts at terminal column 12 on both lines (魯鼓 is 4 columns, xue 3)
     assert [width(line) - width(line.split()[-1]) for line in lines] == [12, 12]
+
+
+def test_guji_glyphs_says_where_each_glyph_is_seen_in_chinese(tmp_path):
+    zh = "\n".join(lines_of(["glyphs"], tmp_path, "zh-Hant"))
+    assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO：數位化版本" in zh.splitlines()
+    assert not any(word in zh for word in ("digitised", "lookalike", "other digitisations"))
+    en = lines_of(["glyphs"], tmp_path, "en")
+    assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO: digitised editions" in en

@@ -211,3 +211,18 @@ def test_guji_glyphs_says_where_each_glyph_is_seen_in_chinese(tmp_path):
     assert not any(word in zh for word in ("digitised", "lookalike", "other digitisations"))
     en = lines_of(["glyphs"], tmp_path, "en")
     assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO: digitised editions" in en
+
+
+def test_no_midi_system_is_advised_in_the_users_language(tmp_path):
+    import os
+    if os.path.exists("/dev/snd/seq"):
+        pytest.skip("this machine has an ALSA sequencer")
+    none = {"JACK_DEFAULT_SERVER": "guji-no-such-server", "JACK_NO_START_SERVER": "1"}
+    for args in (["play", "lu", "--midi-out", "--no-audio"], ["ports"]):
+        zh = runner.guji(args, tmp_path, env=runner.environment(LANG="zh_TW.UTF-8", **none))
+        en = runner.guji(args, tmp_path, env=runner.environment(LANG="C", **none))
+        assert zh.returncode == en.returncode == 2
+        assert en.err_lines[0].startswith("guji: no MIDI system: no ALSA sequencer"), en.stderr
+        assert zh.err_lines == ["guji：沒有 MIDI 系統：沒有 ALSA sequencer（缺 /dev/snd/seq：「sudo "
+                                "modprobe snd-seq」），也沒有 JACK 伺服器（請啟動一個，如「jackd -d "
+                                "dummy -r 48000」）；或以「guji midi」寫成 MIDI 檔"], zh.stderr

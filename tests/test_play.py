@@ -199,6 +199,16 @@ def test_without_an_output_device_one_line_suggests_render(no_audio):
     assert r.returncode == 0 and "no sound output here" in r.stdout
 
 
+def test_without_an_output_device_the_line_is_in_the_users_language(no_audio):
+    for args in (["play", "lu"], ["devices"]):
+        en = guji(args, no_audio)
+        zh = guji(["--lang", "zh-Hant", *args], no_audio)
+        assert zh.returncode == en.returncode
+        said = (zh.stderr + zh.stdout).splitlines()
+        assert len(said) == 1 and said[0].lstrip("guji：").startswith("此處無法出聲：找不到音效卡或音訊裝置")
+        assert "；改寫成檔案：" in said[0] and "no sound" not in said[0], said
+
+
 class _NoPortAudio(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Makes ``import sounddevice`` fail as it does without the PortAudio library."""
 

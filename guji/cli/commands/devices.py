@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
         print_json([d.to_json() for d in devices])
         return 0
     if not devices:
-        print(f"{NO_DEVICE}; {RENDER_HINT}")
+        print(_("{text}; {tail}").format(text=_(NO_DEVICE), tail=_(RENDER_HINT)))
         return 0
     from ..columns import table
     rows = [(("*" if d.default else " ") + f"{d.index:3d}", d.name,

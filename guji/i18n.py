@@ -145,6 +145,39 @@ def use(lang: str) -> None:
     route_argparse()
 
 
+def without_lang(args: list[str]) -> tuple[list[str], str | None]:
+    """*args* without ``--lang X`` / ``--lang=X`` (anywhere before ``--``: the
+    language is chosen before the parsers are built, their help in it), and the
+    last language asked for."""
+    rest, asked, i = [], None, 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            asked, i = args[i + 1], i + 2
+            continue
+        if arg.startswith("--lang="):
+            asked = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    return rest, asked
+
+
+def language_of(args: list[str]) -> str:
+    """The language in use, or, before one is chosen (a stop while guji's modules
+    load), the one command line *args* asks for: its ``--lang``, else the
+    environment's (:func:`choose`; an unknown ``--lang`` is ignored here)."""
+    if not _current:
+        try:
+            _current.append(choose(without_lang(args)[1]))
+        except LanguageError:
+            _current.append(choose())
+    return _current[0]
+
+
 def language() -> str:
     """The language in use (chosen from the environment the first time)."""
     if not _current:
@@ -254,5 +287,5 @@ def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
 
 
 __all__ = ["LANGUAGES", "DOMAIN", "LanguageError", "N_", "_", "catalog", "choose", "language",
-           "ngettext", "normalise", "pgettext", "route_argparse", "strict", "system_language",
-           "translator", "use"]
+           "language_of", "ngettext", "normalise", "pgettext", "route_argparse", "strict", "system_language",
+           "translator", "use", "without_lang"]

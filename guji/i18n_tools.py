@@ -32,7 +32,8 @@ KEYWORDS = {"_": None, "N_": None, "NN_": (1, 2), "ngettext": (1, 2), "pgettext"
 def _guji_files() -> list[Path]:
     skip = set(PAGE_FILES)
     return [p for p in sorted(PACKAGE.rglob("*.py"))
-            if p.name != "i18n_tools.py" and str(p.relative_to(PACKAGE)) not in skip]
+            if p.name != "i18n_tools.py" and str(p.relative_to(PACKAGE)) not in skip] + \
+        [PACKAGE / "data" / "patterns" / "counts.toml"]     # its reasons: shown, translated
 
 
 #: Files whose messages are the page side's (domain ``page``), not the command line's:
@@ -66,7 +67,8 @@ def extract(domain: str):
     catalog = Catalog(project="guji", domain=domain, charset="utf-8", copyright_holder="the guji authors",
                       msgid_bugs_address="", fuzzy=False)
     for path in files():
-        method = {".js": "javascript", ".html": extract_template}.get(path.suffix, "python")
+        method = {".js": "javascript", ".html": extract_template,
+                  ".toml": extract_reasons}.get(path.suffix, "python")
         for line, message, comments, context in extract_from_file(
                 method, str(path), keywords=keywords, comment_tags=("TRANSLATORS:",)):
             where = _where(path)
@@ -80,6 +82,19 @@ def extract_template(fileobj, keywords, comment_tags, options):
     for number, line in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
         for found in re.finditer(r"\{\{_ (.+?)\}\}", line):
             yield number, "_", found.group(1), []
+
+
+def extract_reasons(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for ``patterns/counts.toml``: each ``reason = "…"`` (the
+    doubts' reasons, shown translated by :meth:`guji.text.collation.checked.Doubt.said`)."""
+    try:  # Python 3.11+
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    for number, line in enumerate(fileobj.read().decode("utf-8").splitlines(), 1):
+        found = re.fullmatch(r"reason\s*=\s*(\".*\")\s*", line)
+        if found:
+            yield number, "_", tomllib.loads("reason = " + found.group(1))["reason"], []
 
 
 def _where(path: Path) -> str:

@@ -30,6 +30,7 @@ import textwrap
 import pytest
 
 from guji.cli.main import main
+from guji.errors import display_width
 from guji.text.reading.editions import load
 from guji.text.reading.notation import Rite
 from guji.cli.display import (CLEAR_LINE, NORMAL, PAUSED, REVERSE, StrokeDisplay, format_stroke,
@@ -101,6 +102,26 @@ def test_play_several_patterns_in_mono_at_another_rate(null_audio):
               "--channels", "1", "--rate", "44100", "--quiet"], null_audio)
     assert r.returncode == 0, r.stderr
     assert tools.without_honest_reports(r.stderr) == ""     # an underrun under load is said
+
+
+def test_the_stroke_display_speaks_the_users_language(null_audio):
+    r = guji(["--lang", "zh-Hant", "play", "lu", "--interval", "0.1", "--count-in", "2"], null_audio)
+    assert r.returncode == 0, r.stderr
+    shown = [line for line in r.stderr.splitlines() if line.startswith("魯鼓 1 liji-zhengyi  ")]
+    assert shown[:2] == ["魯鼓 1 liji-zhengyi  預備拍 1/2", "魯鼓 1 liji-zhengyi  預備拍 2/2"]
+    strokes = shown[2:]
+    assert len(strokes) == len(load("lu").notation(Rite.TOUHU))
+    assert strokes[0].startswith("魯鼓 1 liji-zhengyi  第 1/1 遍  1/12 鼙  ")
+    assert not any("pass" in line or "count-in" in line for line in shown)
+
+
+def test_devices_in_chinese_keep_their_columns(null_audio):
+    r = guji(["--lang", "zh-Hant", "devices"], null_audio)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines and all(line.endswith(" Hz）") and " 聲道，" in line for line in lines), lines
+    # the （host API, channels, rate） column starts at one terminal column on every line
+    assert len({display_width(line[:line.index("（")]) for line in lines}) == 1, lines
 
 
 def test_devices_lists_the_null_default(null_audio):
@@ -176,6 +197,16 @@ def test_without_an_output_device_one_line_suggests_render(no_audio):
     assert "no sound output here" in r.stderr and "guji render lu -o lu.wav" in r.stderr
     r = guji(["devices"], no_audio)
     assert r.returncode == 0 and "no sound output here" in r.stdout
+
+
+def test_without_an_output_device_the_line_is_in_the_users_language(no_audio):
+    for args in (["play", "lu"], ["devices"]):
+        en = guji(args, no_audio)
+        zh = guji(["--lang", "zh-Hant", *args], no_audio)
+        assert zh.returncode == en.returncode
+        said = (zh.stderr + zh.stdout).splitlines()
+        assert len(said) == 1 and said[0].lstrip("guji：").startswith("此處無法出聲：找不到音效卡或音訊裝置")
+        assert "；改寫成檔案：" in said[0] and "no sound" not in said[0], said
 
 
 class _NoPortAudio(importlib.abc.MetaPathFinder, importlib.abc.Loader):

@@ -55,6 +55,27 @@ def test_ctrl_c_while_importing_exits_130_without_a_traceback(tmp_path, module):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("module, signum, language, lang, status, line", [
+    # before the command line chose its language: the stop's line chooses it itself
+    ("guji.cli.main", signal.SIGINT, {"LANG": "zh_TW.UTF-8"}, [], 130, "guji：已中斷"),
+    ("guji.cli.main", signal.SIGTERM, {"LANG": "C"}, ["--lang", "zh-Hans"], 143,
+     "guji：已终止（SIGTERM）"),
+    ("guji.cli.main", signal.SIGHUP, {"LANG": "zh_CN.UTF-8"}, ["--lang=en"], 129,
+     "guji: hung up (SIGHUP)"),
+    # after: the command line's own handling, in the same words
+    ("guji.cli.commands.render", signal.SIGINT, {"LANG": "C"}, ["--lang", "zh-Hant"], 130,
+     "guji：已中斷"),
+])
+def test_a_stop_while_guji_loads_is_said_in_the_user_s_language(tmp_path, module, signum,
+                                                               language, lang, status, line):
+    # the stop's line was English before the catalogs loaded (issue 23)
+    prelude = AT_IMPORT.format(module=module, signum=int(signum))
+    r = runner.wrapped(prelude, [*lang, "render", "lu", "--rate", "8000", "-o", "lu.flac"],
+                       tmp_path, env=runner.environment(**language))
+    assert (r.returncode, r.stderr) == (status, line + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("signum, status, line, name", [
     (signal.SIGINT, 130, "guji: interrupted", "long.wav"),
     (signal.SIGTERM, 143, "guji: terminated (SIGTERM)", "long.wav"),

@@ -73,7 +73,7 @@ def test_the_editions_place_and_the_variants_in_chinese(tmp_path):
     lines = collated.stdout.decode().splitlines()
     assert ("  異文：liji-zhengyi 第 4 擊（「半」前）：○ liji-zhengyi, lijing-benyi；□ wuli-tongkao"
             in lines)
-    assert "  不符 wuli-tongkao：whole 鼙 數得 12，所言之數 13 — lijing-benyi 第1行第259列 鼙声十三" in lines
+    assert "  不符 wuli-tongkao：全 鼙 數得 12，所言之數 13 — lijing-benyi 第1行第259列 鼙声十三" in lines
     assert "    2. wuli-tongkao (1): 「半」前：第 4 擊作 □（底本作 ○）" in lines
     assert "    2. wuli-tongkao (1): before 半: □ for ○ at stroke 4" in runner.guji(
         ["--lang", "en", "collate"], tmp_path).stdout.decode().splitlines()

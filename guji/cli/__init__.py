@@ -23,14 +23,29 @@ def main(argv=None) -> int:
         from .main import main as run
         status = run(argv)
     except KeyboardInterrupt as stop:     # before the command line's own handling
-        status, word = signals.exit_status(stop) if signals else (130, "interrupted")
-        print(f"guji: {word}", file=sys.stderr)     # before the languages load: English
+        status, line = _stopped(stop, signals, argv)
+        print(line, file=sys.stderr)
     if signals is not None and argv is None:     # the console script: guji is exiting
         _flush()
         signals.settle()
         if status in STOPPED:     # stopped: its files cleaned up, its line said; go now
             os._exit(status)
     return status
+
+
+def _stopped(stop: KeyboardInterrupt, signals, argv) -> tuple[int, str]:
+    """The exit status and line of a stop before the command line handles it
+    (while its modules load): in the language the command line asks for
+    (``--lang``, else the environment's), English if even that cannot load."""
+    if signals is None:             # stopped before guji's handlers were in place
+        return 130, "guji: interrupted"
+    try:
+        from .. import i18n
+        i18n.language_of(list(sys.argv[1:] if argv is None else argv))
+        status, word = signals.exit_status(stop)
+        return status, i18n._("guji: {word}").format(word=word)
+    except Exception:               # a catalog that cannot load: the stop still has its line
+        return 128 + int(getattr(stop, "signum", 2)), "guji: stopped"     # 2: SIGINT
 
 
 def _flush() -> None:

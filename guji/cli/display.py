@@ -74,7 +74,7 @@ class StrokeDisplay:
         """*sounding* is heard now: draw its line."""
         loop = sounding.loop_pass if self.loop else None
         line = format_stroke(sounding.part, sounding.event, tty=self.tty,
-                             width=self.width - 1 - len(PAUSED), loop_pass=loop)
+                             width=self.width - 1 - display_width(_(PAUSED)), loop_pass=loop)
         with self._lock:
             self._line = line
             self._draw()
@@ -121,12 +121,13 @@ def format_stroke(part: Part, event: Event, *, tty: bool, width: int = 100,
     """
     score = part.score
     if loop_pass is not None:
-        part = replace(part, name=f"loop {loop_pass + 1}  {part.name}")
+        part = replace(part, name=_("loop {n}  {name}").format(n=loop_pass + 1, name=part.name))
     if event.drum is None:
-        return _fit(escape_controls(f"{part.name}  count-in {event.index + 1}/{score.count_in}"),
-                    width)
-    head = escape_controls(f"{part.name}  pass {event.pass_index + 1}/{score.repeat}  "
-            f"{event.position + 1}/{score.per_pass} {event.drum.value}  ")
+        return _fit(escape_controls(_("{name}  count-in {n}/{count_in}").format(
+            name=part.name, n=event.index + 1, count_in=score.count_in)), width)
+    head = escape_controls(_("{name}  pass {p}/{repeat}  {n}/{per_pass} {drum}").format(
+        name=part.name, p=event.pass_index + 1, repeat=score.repeat, n=event.position + 1,
+        per_pass=score.per_pass, drum=event.drum.value) + "  ")
     room = max(10, width - display_width(head))
     return head + source_excerpt(score.pattern, event, tty=tty, width=room)
 

@@ -19,9 +19,10 @@ from contextlib import nullcontext
 
 from .. import __version__, i18n, limits
 from ..errors import GujiError, NotationError
-from ..i18n import _
+from ..i18n import _, without_lang
 from ..limits import LimitError
 from ..stops import check
+from .columns import HelpFormatter
 from .signals import exit_status, ignoring, stopping
 from .stdout import CheckedOutput
 from .terminal import SafeStream, encoded
@@ -33,7 +34,12 @@ COMMANDS = ("demo", "list", "show", "scan", "collate", "edition", "claims", "gly
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr and exit status 2,
-    pointing to the help of the command it belongs to (``guji sheet --help``)."""
+    pointing to the help of the command it belongs to (``guji sheet --help``), its
+    usage laid out by display width (:class:`guji.cli.columns.HelpFormatter`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, _("{prog}: error: {message} (see '{prog} --help')").format(
@@ -132,27 +138,6 @@ def main(argv: list[str] | None = None) -> int:
                     return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
-
-
-def without_lang(args: list[str]) -> tuple[list[str], str | None]:
-    """*args* without ``--lang X`` / ``--lang=X`` (anywhere before ``--``: the
-    language is chosen before the parsers are built, their help in it), and the
-    last language asked for."""
-    rest, asked, i = [], None, 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            rest += args[i:]
-            break
-        if arg == "--lang" and i + 1 < len(args):
-            asked, i = args[i + 1], i + 2
-            continue
-        if arg.startswith("--lang="):
-            asked = arg.split("=", 1)[1]
-        else:
-            rest.append(arg)
-        i += 1
-    return rest, asked
 
 
 def choose_language(asked: str | None) -> str | None:

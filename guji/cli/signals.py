@@ -102,4 +102,5 @@ def exit_status(stop: KeyboardInterrupt) -> tuple[int, str]:
     signum = getattr(stop, "signum", signal.SIGINT)
     word = _(SIGNALS.get(signum, N_("stopped")))
     name = signal.Signals(signum).name
-    return 128 + int(signum), word if signum == signal.SIGINT else f"{word} ({name})"
+    return 128 + int(signum), (word if signum == signal.SIGINT
+                               else _("{word} ({signal})").format(word=word, signal=name))

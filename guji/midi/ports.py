@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import mido
 
-from ..i18n import _
+from ..i18n import N_, _
 from .. import system as this_system
 from ..errors import GujiError
 from ..library_messages import AlsaMessages, StderrCapture
@@ -50,42 +50,42 @@ SYSTEMS = {"CoreMIDI": "MACOSX_CORE", "WinMM": "WINDOWS_MM", "ALSA": "LINUX_ALSA
 #: Seconds to let rtmidi hand the last messages on before a port closes.
 DRAIN = 0.05
 
-ADVICE = ("no MIDI system: no ALSA sequencer (/dev/snd/seq is missing: 'sudo modprobe "
-          "snd-seq') and no JACK server (start one, e.g. 'jackd -d dummy -r 48000'); "
-          "or write a MIDI file with 'guji midi'")
+ADVICE = N_("no MIDI system: no ALSA sequencer (/dev/snd/seq is missing: 'sudo modprobe "
+            "snd-seq') and no JACK server (start one, e.g. 'jackd -d dummy -r 48000'); "
+            "or write a MIDI file with 'guji midi'")
 
-#: What to say when no back-end answers, by system (:func:`advice`).
+#: What to say when no back-end answers, by system (:func:`advice`; English, said translated).
 ADVICES = {
     "linux": ADVICE,
-    "macos": "no MIDI system: CoreMIDI did not answer (open Audio MIDI Setup to check it); "
-             "or write a MIDI file with 'guji midi'",
-    "windows": "no MIDI system: Windows MIDI (WinMM) did not answer (check the device in "
-               "Device Manager); or write a MIDI file with 'guji midi'",
+    "macos": N_("no MIDI system: CoreMIDI did not answer (open Audio MIDI Setup to check it); "
+                "or write a MIDI file with 'guji midi'"),
+    "windows": N_("no MIDI system: Windows MIDI (WinMM) did not answer (check the device in "
+                  "Device Manager); or write a MIDI file with 'guji midi'"),
 }
 
 #: What to say when the back-ends answer with no port, by system.
 NO_PORT = {
-    "linux": "no MIDI output port (start a synth or a DAW, e.g. 'fluidsynth -a pulseaudio', "
-             "and see 'guji ports')",
-    "macos": "no MIDI output port (start a synth or a DAW, or turn on the IAC Driver in "
-             "Audio MIDI Setup, and see 'guji ports')",
-    "windows": "no MIDI output port (plug in a MIDI device, or start a virtual MIDI cable "
-               "such as loopMIDI, and see 'guji ports')",
+    "linux": N_("no MIDI output port (start a synth or a DAW, e.g. 'fluidsynth -a pulseaudio', "
+                "and see 'guji ports')"),
+    "macos": N_("no MIDI output port (start a synth or a DAW, or turn on the IAC Driver in "
+                "Audio MIDI Setup, and see 'guji ports')"),
+    "windows": N_("no MIDI output port (plug in a MIDI device, or start a virtual MIDI cable "
+                  "such as loopMIDI, and see 'guji ports')"),
 }
 
 #: The one line when python-rtmidi is missing.
-MISSING = ("live MIDI needs python-rtmidi, which is not installed: pip install 'guji[midi]' "
-           "(or pip install python-rtmidi); or write a MIDI file with 'guji midi'")
+MISSING = N_("live MIDI needs python-rtmidi, which is not installed: pip install 'guji[midi]' "
+             "(or pip install python-rtmidi); or write a MIDI file with 'guji midi'")
 
 
 def advice() -> str:
-    """No MIDI system answered: what to do, in this system's words."""
-    return ADVICES[this_system.name()]
+    """No MIDI system answered: what to do, in this system's words and the user's language."""
+    return _(ADVICES[this_system.name()])
 
 
 def no_port_advice() -> str:
-    """No output port: what to do, in this system's words."""
-    return NO_PORT[this_system.name()]
+    """No output port: what to do, in this system's words and the user's language."""
+    return _(NO_PORT[this_system.name()])
 
 
 class MidiUnavailable(GujiError):
@@ -110,7 +110,7 @@ def _backend(system: str):
     try:
         backend.load()
     except ImportError:
-        raise MidiUnavailable(MISSING) from None
+        raise MidiUnavailable(_(MISSING)) from None
     return backend
 
 
@@ -121,7 +121,7 @@ def compiled_systems() -> list[str]:
         module = mido.Backend("mido.backends.rtmidi").module
         compiled = set(module.get_api_names())
     except ImportError:
-        raise MidiUnavailable(MISSING) from None
+        raise MidiUnavailable(_(MISSING)) from None
     return [name for name, api in SYSTEMS.items() if api in compiled]
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..defaults import RATE
 from ..errors import GujiError
 
 #: What to do without PortAudio or a device (the tail of every device error,
 #: unless the command gives advice of its own: :meth:`AudioDeviceError.advising`).
-RENDER_HINT = "to write a file instead: guji render ID -o out.wav"
+RENDER_HINT = N_("to write a file instead: guji render ID -o out.wav")
 #: How to install PortAudio.
 PORTAUDIO_INSTALL = ("install it with 'sudo apt-get install libportaudio2' (Debian/Ubuntu) or "
                      "'brew install portaudio' (macOS)")
@@ -27,11 +27,11 @@ PORTAUDIO_HINT = f"{PORTAUDIO_INSTALL}, or write a file instead: guji render ID 
 def portaudio_install() -> str:
     """How to install PortAudio on this system (:func:`guji.system.install_hint`)."""
     from .. import system
-    return f"install it with {system.install_hint('portaudio')}"
+    return _("install it with {hint}").format(hint=system.install_hint("portaudio"))
 
 
 #: No device, in a musician's words.
-NO_DEVICE = "no sound output here: no sound card or audio device was found"
+NO_DEVICE = N_("no sound output here: no sound card or audio device was found")
 
 
 class AudioDeviceError(GujiError):
@@ -49,11 +49,13 @@ class AudioDeviceError(GujiError):
 
     def __init__(self, reason: str, *, detail: str | None = None, advice: str | None = RENDER_HINT,
                  install: str | None = None):
+        if advice is RENDER_HINT:        # the general advice: said in the user's language
+            advice = _(RENDER_HINT)
         self.reason, self.detail, self.install = reason, detail, install
         self.advice = advice
-        text = reason + (f" ({detail})" if detail else "")
-        tail = "; ".join(x for x in (install, advice) if x)
-        super().__init__(f"{text}; {tail}" if tail else text)
+        text = _("{reason} ({detail})").format(reason=reason, detail=detail) if detail else reason
+        tail = _("; ").join(x for x in (install, advice) if x)
+        super().__init__(_("{text}; {tail}").format(text=text, tail=tail) if tail else text)
 
     def advising(self, advice: str) -> "AudioDeviceError":
         """The same error with *advice* (what to do instead) in place of the general one."""
@@ -141,7 +143,7 @@ def output_device(sd, device: int | str | None) -> int:
             try:   # PortAudio may still resolve a default itself
                 return int(sd.query_devices(kind="output")["index"])
             except (sd.PortAudioError, ValueError) as e:
-                raise AudioDeviceError(NO_DEVICE, detail=str(e)) from None
+                raise AudioDeviceError(_(NO_DEVICE), detail=str(e)) from None
         return index
     if isinstance(device, str) and device.strip().lstrip("-").isdigit():
         device = int(device)

@@ -8,6 +8,7 @@ import sys
 from ...i18n import _, ngettext
 from ...text.collation.corpus import file_text, shipped_text
 from ...text.reading.editions import editions
+from ..columns import pad, table
 from ._common import add_input_options, add_json_option, print_json
 
 
@@ -48,16 +49,30 @@ def run(args) -> int:
     n = len(text.claims)
     print(ngettext("{file}: {n} count claim", "{file}: {n} count claims", n).format(file=args.file, n=n)
           + (_(" ({said})").format(said=said) if text.claims else ""))
-    for c in text.claims:
+    for line in _rows(text.claims):
+        print(line)
+    if any(not c.diagram_stated and c.diagram is not None for c in text.claims):
+        print(_('  * the text names no diagram: the one the claim follows'))
+    return 0
+
+
+def _rows(claims) -> list[str]:
+    """One line a claim, its columns padded by display width (半, 相符 are 2 columns
+    a character), and the doubt of a doubted count on a line of its own below it."""
+    from ...text.collation.checked import part_word
+    rows, doubts = [], []
+    for c in claims:
         cl = c.claim
         diagram = "?" if c.diagram is None else str(c.diagram) + ("" if c.diagram_stated else "*")
         verdict = {True: _("agrees"), False: _("DIFFERS"), None: _("(no pattern)")}[c.agrees]
         counted = "-" if c.counted is None else str(c.counted)
-        print(f"  {cl.tradition.label} {diagram:<2} {cl.part:<5} {cl.drum.value} {cl.count:>2}"
-              + _("  counted {counted:>2}").format(counted=counted) + f"  {verdict:<12} {c.location}  "
-              + cl.text.replace("\n", "⏎"))
-        if c.doubt is not None:
-            print(f"      {c.doubt.reason}")
-    if any(not c.diagram_stated and c.diagram is not None for c in text.claims):
-        print(_('  * the text names no diagram: the one the claim follows'))
-    return 0
+        rows.append((cl.tradition.label, diagram, part_word(cl.part), cl.drum.value, str(cl.count),
+                     _("counted {counted}").format(counted=pad(counted, 2, right=True)), verdict,
+                     str(c.location), cl.text.replace("\n", "⏎")))
+        doubts.append(c.doubt)
+    lines = []
+    for line, doubt in zip(table(rows, right=(4,), indent="  "), doubts):
+        lines.append(line)
+        if doubt is not None:
+            lines.append(f"      {doubt.said()}")
+    return lines

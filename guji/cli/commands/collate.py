@@ -127,16 +127,17 @@ def _print_collation(c: Collation) -> None:
 
 def _print_claims(c: Collation) -> None:
     """Each claiming text's counts for this pattern, then the mismatches."""
+    from ...text.collation.checked import part_word
     sources: dict[str, list] = {}
     for claim in c.claims:
         sources.setdefault(claim.source, []).append(claim)
     for source, claims in sources.items():
-        counts = ", ".join(f"{cl.claim.part} {cl.claim.drum.value} {cl.claim.count}"
-                           for cl in claims)
+        counts = _(", ").join(f"{part_word(cl.claim.part)} {cl.claim.drum.value} {cl.claim.count}"
+                              for cl in claims)
         print(_('  claims of {source} ({location}): {counts}').format(source=source, location=claims[0].location, counts=counts))
         for cl in claims:
             if cl.doubt is not None:
-                print(f"    {cl.doubt.reason}")
+                print(f"    {cl.doubt.said()}")
     for m in c.mismatches:
         print(_('  MISMATCH {value}').format(value=m.describe()))
 

@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(comparison.to_json())
     else:
-        print(f"compare {args.mode}: " + ", ".join(p.id for p in patterns), file=say)  # the command and ids
+        print(_("compare {mode}: {ids}").format(mode=args.mode, ids=_(", ").join(p.id for p in patterns)),
+              file=say)  # the command and ids
         say.write(comparison.schedule_text())
         say.flush()
     if where is not None:

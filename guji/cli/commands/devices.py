@@ -26,9 +26,13 @@ def run(args: argparse.Namespace) -> int:
         print_json([d.to_json() for d in devices])
         return 0
     if not devices:
-        print(f"{NO_DEVICE}; {RENDER_HINT}")
+        print(_("{text}; {tail}").format(text=_(NO_DEVICE), tail=_(RENDER_HINT)))
         return 0
-    for d in devices:
-        mark = "*" if d.default else " "
-        print(_('{mark}{index:3d}  {name}  ({hostapi}, {channels} ch, {default_rate:g} Hz)').format(mark=mark, index=d.index, name=d.name, hostapi=d.hostapi, channels=d.channels, default_rate=d.default_rate))
+    from ..columns import table
+    rows = [(("*" if d.default else " ") + f"{d.index:3d}", d.name,
+             _("({hostapi}, {channels} ch, {default_rate:g} Hz)").format(
+                 hostapi=d.hostapi, channels=d.channels, default_rate=d.default_rate))
+            for d in devices]
+    for line in table(rows):      # names padded by display width (揚聲器 is 6 columns)
+        print(line)
     return 0

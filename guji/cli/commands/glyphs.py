@@ -28,10 +28,10 @@ def run(args) -> int:
         return 0
     print(_('round ○ = one stroke on the 鼙 (small drum):'))
     for g, note in ROUND_GLYPHS.items():
-        print(f"  {g}  U+{ord(g):04X}  {note}")
+        print(f"  {g}  U+{ord(g):04X}  {_(note)}")
     print(_('square □ = one stroke on the 鼓 (big drum):'))
     for g, note in SQUARE_GLYPHS.items():
-        print(f"  {g}  U+{ord(g):04X}  {note}")
+        print(f"  {g}  U+{ord(g):04X}  {_(note)}")
     print(_('半 = the half marker: from 半 to the end is played for 投壺, the whole for 射禮'))
     print(_("labels: {labels}").format(labels=" ".join(LABELS)))
     print(_("headings: {headings}").format(headings=" ".join(HEADINGS)))

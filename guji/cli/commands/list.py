@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...i18n import _
 from ...text.reading.editions import editions, scan_edition
 from ...text.reading.notation import Drum, Rite
+from ..columns import table
 from ._common import add_json_option, print_json
 
 
@@ -17,17 +18,19 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    rows = []
+    rows_of = []
     for ed in editions():
         for pat in scan_edition(ed.slug).patterns:
-            rows.append((ed, pat))
+            rows_of.append((ed, pat))
     if args.json:
-        print_json([dict(pat.to_json(), title=ed.title) for ed, pat in rows])
+        print_json([dict(pat.to_json(), title=ed.title) for ed, pat in rows_of])
         return 0
-    print(_('{value:<22} {value2:<5} {value3:<7} {value4:<14} {value5:<11} half 鼙/鼓').format(value=_('id'), value2=_('score'), value3=_('diagram'), value4=_('edition'), value5=_('whole 鼙/鼓')))
-    for ed, pat in rows:
+    rows = [(_("id"), _("score"), _("diagram"), _("edition"), _("whole 鼙/鼓"), _("half 鼙/鼓"), "")]
+    for ed, pat in rows_of:
         w, h = pat.counts(Rite.SHE), pat.counts(Rite.TOUHU)
-        print(f"{pat.id:<22} {pat.tradition.label:<4} {pat.diagram:<7} {ed.slug:<14} "
-              f"{w[Drum.SMALL]:>3} / {w[Drum.BIG]:<3}    {h[Drum.SMALL]:>3} / {h[Drum.BIG]:<3}  "
-              f"{ed.title}")
+        rows.append((pat.id, pat.tradition.label, str(pat.diagram), ed.slug,
+                     f"{w[Drum.SMALL]:>3} / {w[Drum.BIG]}", f"{h[Drum.SMALL]:>3} / {h[Drum.BIG]}",
+                     ed.title))
+    for line in table(rows):         # padded by display width: 魯鼓 is 4 columns
+        print(line)
     return 0

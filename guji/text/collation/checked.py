@@ -39,6 +39,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...errors import Location
+from ...i18n import _, ngettext, pgettext
 from .claims import Claim, Unattributed, read_claims
 from ..reading.lexer import SourceText
 from ..reading.notation import Drum, Pattern, Rite, Tradition
@@ -50,12 +51,20 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["NEAR", "PARTS", "Doubt", "CheckedClaim", "doubts", "text_claims"]
+__all__ = ["NEAR", "PARTS", "Doubt", "CheckedClaim", "doubts", "part_word", "text_claims"]
 
 #: How far from its diagrams (in characters) a text's claims are read.
 NEAR = 1500
 #: The parts of a pattern a count is of, and the rite that plays each.
 PARTS = {"half": Rite.TOUHU, "whole": Rite.SHE}
+
+
+def part_word(part: str) -> str:
+    """*part* (``half`` or ``whole``, as the data has it) as a person reads it:
+    半 / 全 in Chinese (the words the commentaries use)."""
+    if part == "half":
+        return pgettext("part of a pattern", "half")
+    return pgettext("part of a pattern", "whole")
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,12 @@ class Doubt:
     printed: int
     implied: int
     reason: str
+
+    def said(self) -> str:
+        """The reason in the user's language (its English is data: ``counts.toml``, the
+        JSON's ``note``; the catalogs hold its translation: ``python -m guji.i18n_tools``
+        extracts the file's reasons)."""
+        return _(self.reason)
 
 
 @lru_cache(maxsize=None)
@@ -133,11 +148,13 @@ class CheckedClaim:
         return self.claim.tradition is tradition and self.diagram == diagram
 
     def describe(self) -> str:
-        """``薛鼓 1 half 鼓 7 (鼔声七, lijing-benyi 3:2176)``."""
+        """``薛鼓 1 half 鼓 7 (鼔声七, lijing-benyi 3:2176)``, in the user's language
+        (:mod:`guji.i18n`: ``薛鼓 1 半 鼓 7（鼔声七，lijing-benyi 3:2176）``)."""
         c = self.claim
-        where = f"{self.source} {self.location.line}:{self.location.column}"
-        return (f"{c.tradition.label} {self.diagram or '?'} {c.part} {c.drum.value} {c.count} "
-                f"({c.text.replace(chr(10), '⏎')}, {where})")
+        return _("{score} {diagram} {part} {drum} {count} ({text}, {source} {line}:{column})").format(
+            score=c.tradition.label, diagram=self.diagram or "?", part=part_word(c.part),
+            drum=c.drum.value, count=c.count, text=c.text.replace(chr(10), "⏎"),
+            source=self.source, line=self.location.line, column=self.location.column)
 
     def to_json(self) -> dict:
         c = self.claim
@@ -194,9 +211,10 @@ def text_claims(text: str, patterns: tuple[Pattern, ...], source: str,
     notices: list[Notice] = []
     far = [c for c in found if not lo <= c.offset <= hi]
     if far:
-        notices.append(Notice(f"{len(far)} count claim{'s' if len(far) > 1 else ''} more than "
-                              f"{NEAR} characters from the diagrams: not read",
-                              src.location(far[0].offset), filename))
+        notices.append(Notice(ngettext(
+            "{n} count claim more than {near} characters from the diagrams: not read",
+            "{n} count claims more than {near} characters from the diagrams: not read",
+            len(far)).format(n=len(far), near=NEAR), src.location(far[0].offset), filename))
     for u in lost:
         if lo <= u.offset <= hi:
             notices.append(Notice(_lost_message(u), src.location(u.offset), filename))
@@ -211,4 +229,5 @@ def text_claims(text: str, patterns: tuple[Pattern, ...], source: str,
 
 
 def _lost_message(u: Unattributed) -> str:
-    return f"count {u.text.replace(chr(10), '⏎')} not read as a claim: {u.reason}"
+    return _("count {text} not read as a claim: {reason}").format(
+        text=u.text.replace(chr(10), "⏎"), reason=u.why.shown() if u.why else u.reason)

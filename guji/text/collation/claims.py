@@ -55,6 +55,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ...i18n import N_, Words
 from .claim_words import MEASURES, WORDS, Token, compact, tokens
 from ..reading.notation import Drum, Tradition
 
@@ -92,16 +93,18 @@ class Claim:
 
 @dataclass(frozen=True)
 class Unattributed:
-    """A count the text states (drum word + number) that no score names, and why."""
+    """A count the text states (drum word + number) that no score names, and why
+    (``reason`` in English, ``why`` the same words said in the user's language)."""
 
     drum: Drum
     count: int
     text: str
     offset: int
     reason: str
+    why: Words | None = None
 
 
-_NO_NAME = "prose follows the counts before any score names them"
+_NO_NAME = Words.of(N_("prose follows the counts before any score names them"))
 
 
 class _Reader:
@@ -131,13 +134,13 @@ class _Reader:
         diagram = self.local if self.local is not None else self.diagram
         self.claims.append(Claim(score, diagram, part, drum, count, self.text[s:e], s))  # type: ignore[arg-type]
 
-    def flush(self, reason: str) -> None:
+    def flush(self, reason: Words) -> None:
         for drum, count, s, e in self.pending:
-            self.lost.append(Unattributed(drum, count, self.text[s:e], s, reason))
+            self.lost.append(Unattributed(drum, count, self.text[s:e], s, reason.english, reason))
         self.pending.clear()
         self.pending_part = None
 
-    def prose(self, reason: str = _NO_NAME) -> None:
+    def prose(self, reason: Words = _NO_NAME) -> None:
         self.open, self.subject, self.local, self.context = None, None, None, False
         if self.pending:
             self.flush(reason)
@@ -171,8 +174,9 @@ class _Reader:
         else:
             if self.pending:
                 word = self.c[t.start:t.end]
-                self.flush(f"{word} after the counts is not in the closing form ({word}之半也, "
-                           f"{word}也), so it names the counts after it, not these")
+                self.flush(Words.of(N_("{word} after the counts is not in the closing form "
+                                       "({word}之半也, {word}也), so it names the counts after it, "
+                                       "not these"), word=word))
             self.open, self.counted = (t.value, part or "whole"), set()
         self.subject = t.value
         return end
@@ -184,7 +188,7 @@ class _Reader:
             self.open, self.counted = (self.subject, t.value), set()
         else:
             if self.pending:
-                self.flush("a 半/全 word follows the counts before any score names them")
+                self.flush(Words.of(N_("a 半/全 word follows the counts before any score names them")))
             self.pending_part, self.context = t.value, True
 
     def drum(self, k: int) -> int:
@@ -206,7 +210,8 @@ class _Reader:
             self.counted.add(drum)
         else:
             if any(p[0] is drum for p in self.pending):
-                self.flush("a second count of the same drum follows before any score names them")
+                self.flush(Words.of(N_("a second count of the same drum follows before any score "
+                                       "names them")))
             self.pending.append((drum, number.value, s, e))
         return k + 2
 
@@ -217,7 +222,7 @@ class _Reader:
         before_word = nxt is not None and nxt.kind in ("score", "drum")
         if t.kind == "diagram":
             if self.pending:
-                self.flush("a diagram word follows the counts before any score names them")
+                self.flush(Words.of(N_("a diagram word follows the counts before any score names them")))
             self.diagram, self.local, self.open, self.subject, self.context = \
                 t.value, None, None, None, True
         elif t.kind == "weak" and before_word:
@@ -233,7 +238,7 @@ class _Reader:
             return self.drum(k)
         elif t.kind == "stop":
             kept = self.subject                       # 其 in the next sentence is still its
-            self.prose("the sentence ends before any score names the counts")
+            self.prose(Words.of(N_("the sentence ends before any score names the counts")))
             self.subject = kept
         elif t.kind != "filler":                      # prose, a number alone, a lone 此/前/後
             self.prose()
@@ -244,7 +249,7 @@ class _Reader:
         while k < len(self.toks):
             k = self.step(k)
         if self.pending:
-            self.flush("the text ends before any score names the counts")
+            self.flush(Words.of(N_("the text ends before any score names the counts")))
         return self.claims, self.lost
 
 

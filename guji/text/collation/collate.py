@@ -30,7 +30,7 @@ from typing import Sequence
 from ...i18n import _
 from ...errors import UsageError
 from .agreement import Group, groups
-from .checked import PARTS, CheckedClaim
+from .checked import PARTS, CheckedClaim, part_word
 from .corpus import Text, texts as default_texts
 from .grid import Grid, HalfColumn, align_many
 from .locus import locus, notes_of
@@ -60,7 +60,7 @@ class Mismatch:
     def describe(self) -> str:
         """What does not agree, in the user's language (:mod:`guji.i18n`)."""
         text = _("{edition}: {extent} {drum} {counted}, claimed {claimed}").format(
-            edition=self.edition, extent=self.extent, drum=self.drum, counted=self.counted,
+            edition=self.edition, extent=part_word(self.extent), drum=self.drum, counted=self.counted,
             claimed=self.claimed)
         if self.implied is not None:
             if self.counted == self.implied:

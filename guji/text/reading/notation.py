@@ -21,6 +21,7 @@ import enum
 from dataclasses import dataclass, field
 
 from ...errors import Location
+from ...i18n import N_
 
 
 class Drum(enum.Enum):
@@ -95,22 +96,23 @@ ROUND = "\u25cb"   # ○
 SQUARE = "\u25a1"  # □
 HALF = "半"
 
-#: Accepted round glyphs (鼙), code point → where it is seen.
+#: Accepted round glyphs (鼙), code point → where it is seen (English: data, the JSON's
+#: ``note``; marked for the catalogs and said translated by ``guji glyphs``).
 ROUND_GLYPHS: dict[str, str] = {
-    "\u25cb": "○ WHITE CIRCLE: 禮記正義, 礼经本义, 五禮通考",
-    "\u25ef": "◯ LARGE CIRCLE: OCR lookalike",
-    "\u3007": "〇 IDEOGRAPHIC NUMBER ZERO: digitised editions",
+    "\u25cb": N_("○ WHITE CIRCLE: 禮記正義, 礼经本义, 五禮通考"),
+    "\u25ef": N_("◯ LARGE CIRCLE: OCR lookalike"),
+    "\u3007": N_("〇 IDEOGRAPHIC NUMBER ZERO: digitised editions"),
 }
 
 #: Accepted square glyphs (鼓), code point → where it is seen.
 SQUARE_GLYPHS: dict[str, str] = {
-    "\u25a1": "□ WHITE SQUARE: 禮記正義, 礼经本义",
-    "\u56d7": "囗 CJK 'enclosure': 五禮通考",
-    "\u53e3": "口 CJK 'mouth': other digitisations",
-    "\u25cd": "◍ CIRCLE WITH VERTICAL FILL: digitised editions",
-    "\u25db": "◛ LOWER HALF INVERSE WHITE CIRCLE: digitised editions",
-    "\u25a0": "■ BLACK SQUARE: OCR",
-    "\u25a2": "▢ WHITE SQUARE WITH ROUNDED CORNERS: OCR",
+    "\u25a1": N_("□ WHITE SQUARE: 禮記正義, 礼经本义"),
+    "\u56d7": N_("囗 CJK 'enclosure': 五禮通考"),
+    "\u53e3": N_("口 CJK 'mouth': other digitisations"),
+    "\u25cd": N_("◍ CIRCLE WITH VERTICAL FILL: digitised editions"),
+    "\u25db": N_("◛ LOWER HALF INVERSE WHITE CIRCLE: digitised editions"),
+    "\u25a0": N_("■ BLACK SQUARE: OCR"),
+    "\u25a2": N_("▢ WHITE SQUARE WITH ROUNDED CORNERS: OCR"),
 }
 
 #: Characters typed for a stroke that are *not* accepted, with the glyph they

@@ -74,7 +74,19 @@ def _wanted(argv: list[str] | None) -> tuple[str, ...]:
     ``guji --help``, no command, or an unknown one."""
     args = sys.argv[1:] if argv is None else argv
     first = next((a for a in args if not a.startswith("-")), None)
+    if first is None and _asks_version(args):
+        return ()                    # guji --version: no command's parser at all
     return (first,) if first in COMMANDS else COMMANDS
+
+
+def _asks_version(args: list[str]) -> bool:
+    """``--version`` comes before any ``-h``/``--help`` (argparse acts on the first)."""
+    for arg in args:
+        if arg == "--version":
+            return True
+        if arg in ("-h", "--help"):
+            return False
+    return False
 
 
 def build_parser(argv: list[str] | None = None) -> ArgumentParser:

@@ -11,7 +11,6 @@ from typing import Callable
 
 from ...i18n import N_, _
 from ...errors import GujiError
-from ...text.reading.editions import load
 from ...text.reading.encoding import check_encoding
 from ...text.reading.notation import Pattern, Rite
 from ...text.reading.labels import LABEL_MODES
@@ -71,7 +70,7 @@ def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
     """One id: a reading of an MEI edition (``lu:1@edition.mei~SOURCE``:
     :mod:`guji.edition.read`), else a pattern of an edition or a text file."""
     from ...edition.read import is_mei, load_mei
-    from ...text.reading.editions import PatternId
+    from ...text.reading.editions import PatternId, load     # here: guji --help reads no catalog
     pid = PatternId.parse(pattern_id)
     if pid.is_file and is_mei(pid.source):
         return load_mei(pattern_id)

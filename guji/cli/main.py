@@ -21,7 +21,7 @@ from .. import __version__, i18n, limits
 from ..errors import GujiError, NotationError
 from ..i18n import _
 from ..limits import LimitError
-from ..stops import check
+from ..stops import check, pending
 from .signals import exit_status, ignoring, stopping
 from .stdout import CheckedOutput
 from .terminal import SafeStream, encoded
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with stopping(), encoded(stdout, stderr):
             try:
-                return _run(argv)
+                return _stop_over_error(argv)
             except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
                 with ignoring():               # a second signal: no second line, no traceback
                     status, word = exit_status(stop)
@@ -144,6 +144,18 @@ def main(argv: list[str] | None = None) -> int:
                     return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+
+
+def _stop_over_error(argv: list[str] | None) -> int:
+    """:func:`_run`; an error raised while a stop is pending is the stop
+    (:func:`guji.stops.pending`): one line and 128 + n, not a traceback."""
+    try:
+        return _run(argv)
+    except Exception:
+        stop = pending()
+        if stop is None:
+            raise
+        raise stop from None
 
 
 def without_lang(args: list[str]) -> tuple[list[str], str | None]:

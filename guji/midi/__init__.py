@@ -38,11 +38,11 @@ from .ticks import (DEFAULT_TICKS_PER_BEAT, MAX_TEMPO, TickGrid, TickTrack, chec
                     check_ticks_per_beat, tempo_for)
 from .tracks import (CUE_TRACK, MARKER_SEPARATOR, TRACK_SEPARATOR, split_track_name, track_name,
                      voice_label)
-from .metre import MAX_NUMERATOR, Metre, beats_per_step, metre
+from .metre import MAX_NUMERATOR, PAD_SECONDS, Metre, beats_per_step, metre
 
 #: Names given by the modules that import mido, loaded when first asked for
 #: (``guji --help`` and the command parsers need the tables above, not mido).
-_LATER = {"PAD_SECONDS": "write", "build_midi": "write", "default_filename": "write",
+_LATER = {"build_midi": "write", "default_filename": "write",
           "save_midi": "write", "write_midi": "write", "MidiHit": "read", "MidiMarker": "read",
           "MidiReading": "read", "read_midi": "read"}
 

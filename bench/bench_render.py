@@ -120,21 +120,35 @@ def bench_speed(runs: int, folder: str | None = None, room: str = "dry",
             "silence writer": [sys.executable, "-c", SILENCE, str(tmp / "zeros.wav"), str(frames)],
         }
         best = {name: float("inf") for name in commands}
+        cpu = dict(best)       # user + system seconds: the machine's other load moves them less
         for _ in range(runs + 1):                 # the first round warms the caches
             for name, argv in commands.items():
-                t = time.perf_counter()
-                subprocess.run(argv, **quiet)
-                best[name] = min(best[name], time.perf_counter() - t)
+                wall, seconds = _timed(argv, env)
+                best[name], cpu[name] = min(best[name], wall), min(cpu[name], seconds)
         import dataclasses
         from guji.sound.kit import default_kit
         kit = dataclasses.replace(default_kit(), room=room, loudness=_loudness(loudness))
         inproc = best_of(runs, lambda: write_audio(tmp / "inproc.wav", score, rate=RATE, kit=kit))
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for name, seconds in best.items():
-        print(f"{name:<30}: {seconds:7.3f} s")
+        print(f"{name:<30}: {seconds:7.3f} s   (CPU {cpu[name]:.3f} s)")
     print(f"{'guji write_audio (in-process)':<30}: {inproc:7.3f} s   "
           f"({score.duration / inproc:,.0f}× real time)")
     print(f"fluidsynth / guji (commands)  : {best['fluidsynth -F'] / best['guji render']:7.1f}×")
     print(f"guji / silence (commands)     : {best['guji render'] / best['silence writer']:7.2f}×")
+    print(f"the same in CPU time          : {cpu['fluidsynth -F'] / cpu['guji render']:7.1f}×, "
+          f"{cpu['guji render'] / cpu['silence writer']:.2f}×")
+
+
+def _timed(argv: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child) of one quiet run of *argv*."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(argv)}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def bench_memory(hours: float, room: str = "dry", loudness: str = "-16") -> None:

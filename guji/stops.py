@@ -89,6 +89,13 @@ def check() -> None:
         raise Stopped(_signalled[0])
 
 
+def pending() -> Stopped | None:
+    """The stop signalled for this command, if any: an error that arrives with it
+    is its doing (a signal inside a C extension's import — numpy's — comes out
+    as an ImportError), and guji reports the stop, not the error."""
+    return Stopped(_signalled[0]) if _signalled else None
+
+
 def reset() -> None:
     """Forget any stop (a new command begins: :func:`guji.cli.signals.stopping`)."""
     global _stopping

@@ -21,7 +21,7 @@ from .. import __version__, i18n, limits
 from ..errors import GujiError, NotationError
 from ..i18n import _, without_lang
 from ..limits import LimitError
-from ..stops import check
+from ..stops import check, pending
 from .columns import HelpFormatter
 from .signals import exit_status, ignoring, stopping
 from .stdout import CheckedOutput
@@ -80,7 +80,19 @@ def _wanted(argv: list[str] | None) -> tuple[str, ...]:
     ``guji --help``, no command, or an unknown one."""
     args = sys.argv[1:] if argv is None else argv
     first = next((a for a in args if not a.startswith("-")), None)
+    if first is None and _asks_version(args):
+        return ()                    # guji --version: no command's parser at all
     return (first,) if first in COMMANDS else COMMANDS
+
+
+def _asks_version(args: list[str]) -> bool:
+    """``--version`` comes before any ``-h``/``--help`` (argparse acts on the first)."""
+    for arg in args:
+        if arg == "--version":
+            return True
+        if arg in ("-h", "--help"):
+            return False
+    return False
 
 
 def build_parser(argv: list[str] | None = None) -> ArgumentParser:
@@ -130,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with stopping(), encoded(stdout, stderr):
             try:
-                return _run(argv)
+                return _stop_over_error(argv)
             except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
                 with ignoring():               # a second signal: no second line, no traceback
                     status, word = exit_status(stop)
@@ -138,6 +150,18 @@ def main(argv: list[str] | None = None) -> int:
                     return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+
+
+def _stop_over_error(argv: list[str] | None) -> int:
+    """:func:`_run`; an error raised while a stop is pending is the stop
+    (:func:`guji.stops.pending`): one line and 128 + n, not a traceback."""
+    try:
+        return _run(argv)
+    except Exception:
+        stop = pending()
+        if stop is None:
+            raise
+        raise stop from None
 
 
 def choose_language(asked: str | None) -> str | None:

@@ -27,19 +27,34 @@ One concept a module:
 
 Everything public is importable from here; :class:`Voice` (the keys of the
 tables) comes along from :mod:`guji.timing.performance`. mido is imported
-only in this folder.
+only in this folder, and only when a file is built or read (the names of
+write and read load on first use), so the command line starts quickly.
 """
 
 from ..timing.performance import Voice
 from .gm import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_VELOCITIES, GM_PERCUSSION,
                  MELODIC_CHANNELS, MELODIC_PROGRAMS, PERCUSSION_CHANNEL, PROGRAM_NAMES)
-from .read import MidiHit, MidiMarker, MidiReading, read_midi
 from .ticks import (DEFAULT_TICKS_PER_BEAT, MAX_TEMPO, TickGrid, TickTrack, check_tempo,
                     check_ticks_per_beat, tempo_for)
 from .tracks import (CUE_TRACK, MARKER_SEPARATOR, TRACK_SEPARATOR, split_track_name, track_name,
                      voice_label)
-from .metre import MAX_NUMERATOR, Metre, beats_per_step, metre
-from .write import PAD_SECONDS, build_midi, default_filename, save_midi, write_midi
+from .metre import MAX_NUMERATOR, PAD_SECONDS, Metre, beats_per_step, metre
+
+#: Names given by the modules that import mido, loaded when first asked for
+#: (``guji --help`` and the command parsers need the tables above, not mido).
+_LATER = {"build_midi": "write", "default_filename": "write",
+          "save_midi": "write", "write_midi": "write", "MidiHit": "read", "MidiMarker": "read",
+          "MidiReading": "read", "read_midi": "read"}
+
+
+def __getattr__(name: str):
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{_LATER[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     # tracks

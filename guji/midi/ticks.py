@@ -25,13 +25,15 @@ import math
 import operator
 from dataclasses import dataclass
 from fractions import Fraction
-
-import mido
+from typing import TYPE_CHECKING
 
 from ..i18n import _
 from ..errors import UsageError, encodable
 from ..timing.score import check_interval
 from .size import MAX_DELTA, check_delta
+
+if TYPE_CHECKING:
+    import mido
 
 #: Default resolution: 960 ticks a quarter note (a stroke), the usual DAW value.
 DEFAULT_TICKS_PER_BEAT = 960
@@ -131,6 +133,7 @@ class TickTrack:
         over the Standard MIDI File's limit is a :class:`~guji.limits.LimitError`
         (:func:`~guji.midi.size.check_delta`: the advice names a resolution
         that fits, given *ticks_per_beat*)."""
+        import mido     # here, not at the top: the command line's parsers read this module
         track = mido.MidiTrack()
         track.append(mido.MetaMessage("track_name", name=encodable(self.name), time=0))
         now = 0

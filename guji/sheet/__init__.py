@@ -16,12 +16,25 @@ One concept a module:
   :func:`write_sheet`.
 """
 
-from .build import sheet_of
-from .engrave import LilyPondError, LilyPondResult, run_lilypond, to_pdf, to_svg
-from .lilypond import to_lilypond
 from .model import Instruments, Measure, Note, Sheet, Staff
-from .musicxml import to_musicxml, to_mxl
-from .write import FORMATS, render_sheet, sheet_format, write_sheet
+
+#: The rest, loaded when first asked for: the engraving modules bring XML and
+#: subprocess, which the command line's parsers (``guji --help``) need not load.
+_LATER = {"sheet_of": "build", "LilyPondError": "engrave", "LilyPondResult": "engrave",
+          "run_lilypond": "engrave", "to_pdf": "engrave", "to_svg": "engrave",
+          "to_lilypond": "lilypond", "to_musicxml": "musicxml", "to_mxl": "musicxml",
+          "FORMATS": "write", "render_sheet": "write", "sheet_format": "write",
+          "write_sheet": "write"}
+
+
+def __getattr__(name: str):
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{_LATER[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["sheet_of", "Sheet", "Staff", "Measure", "Note", "Instruments",
            "to_musicxml", "to_mxl", "to_lilypond", "to_svg", "to_pdf", "run_lilypond",

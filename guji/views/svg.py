@@ -11,7 +11,6 @@ has. Every stroke is drawn by :func:`stroke_shape` and carries a ``<title>``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax import saxutils
 
 from ..errors import display_width, escape_controls, xml_text
 from ..text.reading.notation import Drum
@@ -20,11 +19,13 @@ from ..text.reading.notation import Drum
 def escape(text: str) -> str:
     """XML text of *text*, control characters shown as ``U+0001`` (XML 1.0 has
     no way to hold most of them, even as character references)."""
+    from xml.sax import saxutils     # here: it loads urllib, http and ssl, not for guji --help
     return saxutils.escape(xml_text(escape_controls(str(text))))
 
 
 def quoteattr(text: str) -> str:
     """A quoted XML attribute value of *text*, controls escaped as in :func:`escape`."""
+    from xml.sax import saxutils
     return saxutils.quoteattr(xml_text(escape_controls(str(text))))
 
 

@@ -11,7 +11,6 @@ from typing import Callable
 
 from ...i18n import N_, _
 from ...errors import GujiError
-from ...text.reading.editions import load
 from ...text.reading.encoding import check_encoding
 from ...text.reading.notation import Pattern, Rite
 from ...text.reading.labels import LABEL_MODES
@@ -70,11 +69,12 @@ def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
 def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
     """One id: a reading of an MEI edition (``lu:1@edition.mei~SOURCE``:
     :mod:`guji.edition.read`), else a pattern of an edition or a text file."""
-    from ...edition.read import is_mei, load_mei
-    from ...text.reading.editions import PatternId
+    from ...text.reading.editions import PatternId, load     # here: guji --help reads no catalog
     pid = PatternId.parse(pattern_id)
-    if pid.is_file and is_mei(pid.source):
-        return load_mei(pattern_id)
+    if pid.is_file:          # the MEI reader (XML, the collation) only for a file's id
+        from ...edition.read import is_mei, load_mei
+        if is_mei(pid.source):
+            return load_mei(pattern_id)
     return load(pattern_id, encoding=getattr(args, "encoding", None),
                 labels=getattr(args, "labels", "auto"), warn=warn)
 

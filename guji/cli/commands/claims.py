@@ -6,8 +6,6 @@ import os
 import sys
 
 from ...i18n import _, ngettext
-from ...text.collation.corpus import file_text, shipped_text
-from ...text.reading.editions import editions
 from ..columns import pad, table
 from ._common import add_input_options, add_json_option, print_json
 
@@ -30,6 +28,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ...text.collation.corpus import file_text, shipped_text     # not for guji --help
+    from ...text.reading.editions import editions
     slugs = {e.slug for e in editions()}
     if args.file in slugs and not os.path.exists(args.file):
         text = shipped_text(args.file)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ...i18n import _, ngettext
 from ...errors import UsageError, display_width
-from ...text.collation.collate import Collation, collate
-from ...text.collation.corpus import texts
 from ...text.reading.notation import HALF
 from ._common import add_input_options, add_json_option, print_json
 from ._library import Tally, add_library_options, library_scans
+
+if TYPE_CHECKING:
+    from ...text.collation.collate import Collation
 
 GAP = "·"        # same (ambiguous) width class as ○ and □, so columns line up
 DIFF = "↑"
@@ -55,6 +57,8 @@ def add_base_option(p) -> None:
 
 
 def run(args) -> int:
+    from ...text.collation.collate import collate     # not for guji --help
+    from ...text.collation.corpus import texts
     files = args.files
     if any(os.path.isdir(f) for f in files):
         files = _editions_found(args)

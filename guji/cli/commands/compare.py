@@ -28,7 +28,6 @@ from pathlib import Path
 from ...i18n import _, ngettext
 from ...files import destination
 from ...temporary import staged
-from ...midi import write_midi
 from ...compare.modes import MODES, compare
 from ...errors import UsageError
 from ..reports import midi_summary, wrote
@@ -139,6 +138,7 @@ def _output(args: argparse.Namespace):
 def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
     """Write MIDI (``-o FILE.mid``) or audio and, beside a regular audio file,
     its MIDI file (unless ``--no-midi``)."""
+    from ...midi import write_midi     # mido: not before the work (guji --help stays quick)
     midi_options = midi_options_from_args(args)
     if where.suffix in MIDI_SUFFIXES:
         path = write_midi(args.output, comparison.performance, **midi_options)

@@ -12,7 +12,6 @@ import argparse
 import sys
 
 from ...i18n import _
-from ...text.reading.editions import default_edition, scan_edition
 from ...text.reading.names import file_stem
 from ...timing.layout import perform
 from ._audio import (add_audio_options, add_sequence_options, add_verbose_option,
@@ -44,6 +43,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ...sound.play import AudioDeviceError, play
+    from ...text.reading.editions import default_edition, scan_edition
     from ..display import stroke_display
     from ..live import playing_quietly
     patterns = list(scan_edition(args.edition or default_edition()).patterns)

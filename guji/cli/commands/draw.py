@@ -12,7 +12,6 @@ from pathlib import Path
 
 from ...i18n import _, ngettext
 from ...views.draw import VIEWS, drawing, write_svg
-from ...views.png import svg_to_png
 from ...errors import UsageError
 from ...files import destination
 from ..reports import wrote
@@ -52,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if kind == "svg":
         path = write_svg(out, picture.svg(xml_declaration=True))
     else:
+        from ...views.png import svg_to_png
         path = svg_to_png(picture, out, scale=args.scale)
     wrote(path, _("a picture ({view} view) of {ids}").format(view=args.view, ids=", ".join(p.id for p in patterns)))
     return 0

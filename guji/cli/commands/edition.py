@@ -8,7 +8,6 @@ import sys
 
 from ...i18n import _, ngettext
 from ...errors import UsageError
-from ...text.reading.editions import PatternId
 from ._common import add_input_options
 from .collate import add_base_option
 
@@ -43,6 +42,7 @@ def register(sub) -> None:
 
 def _chosen(ids: list[str]) -> tuple[set, list[str], list[str]]:
     """The patterns the ids choose, and the shipped editions and files they name."""
+    from ...text.reading.editions import PatternId     # not for guji --help
     patterns, shipped, files = set(), [], []
     for raw in ids:
         if "@" not in raw and os.path.isfile(raw):       # a text file: every pattern it has

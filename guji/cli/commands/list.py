@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ...i18n import _
-from ...text.reading.editions import editions, scan_edition
 from ...text.reading.notation import Drum, Rite
 from ..columns import table
 from ._common import add_json_option, print_json
@@ -18,6 +17,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ...text.reading.editions import editions, scan_edition     # not for guji --help
     rows_of = []
     for ed in editions():
         for pat in scan_edition(ed.slug).patterns:

@@ -21,7 +21,7 @@ from ...i18n import N_, _
 from ...errors import UsageError
 from ...files import destination, make_folder
 from ...midi import (DEFAULT_KEYS, DEFAULT_PITCHES, DEFAULT_TICKS_PER_BEAT, DEFAULT_VELOCITIES,
-                     GM_PERCUSSION, check_ticks_per_beat, default_filename, write_midi)
+                     GM_PERCUSSION, check_ticks_per_beat)
 from ...timing.layout import perform
 from ...timing.performance import Voice
 from ..reports import midi_summary, wrote
@@ -180,12 +180,14 @@ def run(args: argparse.Namespace) -> int:
     check_midi_name(out, where)
     patterns = load_patterns(args.ids, args)
     performance = performance_from_args(patterns, args)
+    from ...midi import write_midi     # mido: not before the work (guji --help stays quick)
     wrote(write_midi(out, performance, **options), midi_summary(performance))
     return 0
 
 
 def _one_file_each(args: argparse.Namespace, options: dict) -> int:
     """``-o DIR/``: one file per pattern, named from its id, in DIR (made if missing)."""
+    from ...midi import default_filename, write_midi
     patterns = load_patterns(args.ids, args)
     names = [default_filename(p) for p in patterns]
     directory = Path(args.output)

@@ -8,7 +8,6 @@ import sys
 from ...i18n import _, ngettext
 from ...text.reading.encoding import read_text
 from ...text.reading.library import _line, read_lean, scan_big_file
-from ...text.reading.prefilter import prefiltered_scan
 from ._common import add_input_options, add_json_option, print_json
 from ._library import Tally, add_library_options, is_library, library_scans
 
@@ -34,6 +33,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ...text.reading.prefilter import prefiltered_scan   # numpy: not for guji --help
     if is_library(args.paths):
         return _library(args)
     path = args.paths[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ...i18n import _, ngettext
-from ...text.reading.editions import edition
 from ...text.reading.notation import HALF, Drum, Rite
 from ._common import add_input_options, add_json_option, load_patterns, print_json
 
@@ -24,6 +23,7 @@ def source_info(pat) -> dict:
     loc = pat.location
     info = {"file": pat.filename, "line": loc.line, "column": loc.column}
     if pat.edition:
+        from ...text.reading.editions import edition     # not for guji --help
         ed = edition(pat.edition)
         seed_line, seed_col = ed.seed_position(loc.line, loc.column)
         info.update(title=ed.title, title_en=ed.title_en, passage=ed.passage, seed=ed.seed,
@@ -52,6 +52,7 @@ def run(args) -> int:
         if raw != f"{before}{HALF}{after}":
             print(_('  as written: {raw}').format(raw=raw))
         if pat.edition:
+            from ...text.reading.editions import edition
             ed = edition(pat.edition)
             print(_('  source: {value}').format(value=ed.cite(src['line'], src['column'])))
             print(f"          {src['title_en']}")

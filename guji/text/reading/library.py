@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import codecs
 import fnmatch
-import multiprocessing
 import os
 import stat
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
@@ -270,6 +268,8 @@ def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = 
         for batch in _batches(paths):
             yield from scan_many(batch, encoding, labels, read_bracketed)
         return
+    import multiprocessing                               # here: the command line starts
+    from concurrent.futures import ProcessPoolExecutor   # quicker without them
     from . import prefilter  # noqa: F401  (imported once, before the workers fork)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

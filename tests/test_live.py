@@ -523,43 +523,77 @@ def test_alsa_messages_stay_out_of_the_display_and_are_reported(sink):
 class Receiver:
     """A JACK MIDI input of this test: every message with its arrival time.
 
-    :attr:`got` has the monotonic time this test's callback ran (to compare
-    with lines guji printed); :attr:`port_clock` the port's own clock for the
-    same messages: RtMidi stamps each with JACK's time (``jack_get_time``) in
-    the process cycle that received it — seconds since the first message,
-    summed from RtMidi's deltas — which does not wait, as the callback does,
-    for this test process's interpreter lock."""
+    RtMidi queues what JACK delivers, in JACK's own thread and without
+    Python; a thread of this test takes the queue (every millisecond). A
+    Python callback, as this class once had, ran in JACK's real-time thread
+    and waited there for this process's interpreter lock: beside two busy
+    loops the thread holding the lock was descheduled, the callback missed
+    JACK's cycles and notes were lost (10 of 12 seen).
+
+    :attr:`port_clock` is the port's own clock: RtMidi stamps each message
+    with JACK's time (``jack_get_time``) in the cycle that received it
+    (seconds since the first message, summed from RtMidi's deltas).
+    :attr:`got` has each message with that clock moved onto this process's
+    monotonic one (to compare with lines guji printed): JACK's time runs on
+    the monotonic clock, so the offset is the least of (taken - stamped) over
+    the messages, the one this thread took soonest after it came."""
 
     def __init__(self, name: str = "gujitest"):
         import rtmidi
-        self.got: list[tuple[float, list[int]]] = []
         self.port_clock: list[float] = []
-        self.port = rtmidi.MidiIn(rtapi=rtmidi.API_UNIX_JACK, name=name)
-        self.port.set_callback(self._arrived)
+        self._taken: list[float] = []
+        self._messages: list[list[int]] = []
+        self.port = rtmidi.MidiIn(rtapi=rtmidi.API_UNIX_JACK, name=name, queue_size_limit=4096)
         self.port.open_virtual_port("recv")
         self.name = f"{name}:recv"
+        self._closed = threading.Event()
+        self._taker = threading.Thread(target=self._take, daemon=True)
+        self._taker.start()
 
-    def _arrived(self, event, _data) -> None:
-        message, delta_s = event
-        self.port_clock.append((self.port_clock[-1] if self.port_clock else 0.0) + delta_s)
-        self.got.append((time.monotonic(), message))
+    def _take(self) -> None:
+        while True:
+            event = self.port.get_message()
+            if event is None:
+                if self._closed.wait(0.001):
+                    return
+                continue
+            message, delta_s = event
+            self.port_clock.append((self.port_clock[-1] if self.port_clock else 0.0) + delta_s)
+            self._taken.append(time.monotonic())
+            self._messages.append(message)
+
+    @property
+    def got(self) -> list[tuple[float, list[int]]]:
+        """Every message, with its monotonic arrival time."""
+        n = len(self._messages)
+        if n == 0:
+            return []
+        offset = min(t - c for t, c in zip(self._taken[:n], self.port_clock[:n]))
+        return [(c + offset, m) for c, m in zip(self.port_clock[:n], self._messages[:n])]
 
     def wait_for_notes(self, n: int, timeout: float = 5.0) -> None:
-        """Until *n* notes have come in (the last one's callback may still be on its
+        """Until *n* notes have come in (the last one may still be on its
         way when guji exits: under load it ran more than 0.1 s after, and a test
         that waited 0.1 s counted 11 of 12), or *timeout* seconds."""
         deadline = time.monotonic() + timeout
         while len(self.notes_on()) < n and time.monotonic() < deadline:
             time.sleep(0.005)
 
+    def stop_taking(self) -> None:
+        """Stop this test's thread (the port left as it is: its server may be gone)."""
+        self._closed.set()
+        self._taker.join(5)
+
     def close(self):
+        self.stop_taking()
         self.port.close_port()
         self.port.delete()
 
     def notes_on(self, port_clock: bool = False) -> list[tuple[float, list[int]]]:
         """The note-ons, each with its monotonic time (*port_clock*: the port's)."""
-        times = self.port_clock if port_clock else [t for t, _ in self.got]
-        return [(t, m) for t, (_, m) in zip(times, self.got) if m[0] & 0xF0 == 0x90 and m[2] > 0]
+        got = self.got
+        times = self.port_clock[:len(got)] if port_clock else [t for t, _ in got]
+        return [(t, m) for t, (_, m) in zip(times, got) if m[0] & 0xF0 == 0x90 and m[2] > 0]
 
 
 def test_midi_out_sends_every_note_on_time(jack):
@@ -738,6 +772,7 @@ def test_jack_killed_mid_midi_play_is_one_line_and_a_failure(verbose):
         # SIGTERM, not SIGKILL: see test_a_server_killed_mid_play_is_one_line_and_a_failure
         code, err, seconds = _kill_and_wait(p, own, signal.SIGTERM)
     finally:
+        receiver.stop_taking()
         own.stop()
     print(f"\nJACK stopped after stroke 3 of MIDI-only play: exit {code} {seconds:.2f} s later")
     lines = err.strip().splitlines()

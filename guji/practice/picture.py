@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import math
 
+from ..i18n import _, ngettext
 from ..text.reading.notation import Drum
 from ..views.svg import BIG_COLOUR, GRID_COLOUR, INK, Drawing, escape, num, svg_text, text_width
-from .report import Row, Summary
+from .report import Row, Summary, shown_word
 
 #: Strokes in one strip at most.
 COLUMNS = 48
@@ -59,18 +60,23 @@ def report_drawing(table: tuple[Row, ...], summary: Summary, title: str) -> Draw
         body.append(_strip(label, strip, y, scale))
         y += STRIP + GAP + 30
     if not strips:
-        body.append(svg_text(12, y + 10, "no strokes", 12, anchor="start"))
+        body.append(svg_text(12, y + 10, _("no strokes"), 12, anchor="start"))
         y += 30
     return Drawing(width, y, "".join(body), title)
 
 
 def _headline(s: Summary) -> str:
-    text = (f"{s.right} of {s.strokes} strokes right · {s.wrong_drum} wrong drum · "
-            f"{s.missing} missing · {s.extra} extra")
+    text = ngettext("{right} of {strokes} stroke right · {wrong} wrong drum · {missing} missing · "
+                    "{extra} extra",
+                    "{right} of {strokes} strokes right · {wrong} wrong drum · {missing} missing · "
+                    "{extra} extra", s.strokes).format(
+        right=s.right, strokes=s.strokes, wrong=s.wrong_drum, missing=s.missing, extra=s.extra)
     if s.mean_ms is not None:
-        text += f" · mean {s.mean_ms:+.1f} ms, spread {s.spread_ms:.1f} ms"
+        text += _(" · mean {mean:+.1f} ms, spread {spread:.1f} ms").format(
+            mean=s.mean_ms, spread=s.spread_ms)
     if s.drift_ms is not None:
-        text += f" · {s.tempo} ({s.drift_ms:+.0f} ± {s.drift_error_ms:.0f} ms over the piece)"
+        text += _(" · {tempo} ({drift:+.0f} ± {error:.0f} ms over the piece)").format(
+            tempo=shown_word(s.tempo), drift=s.drift_ms, error=s.drift_error_ms)
     return text
 
 
@@ -84,7 +90,8 @@ def _strips(table: tuple[Row, ...]) -> list[tuple[str, list[Row]]]:
         if r.kind != "extra":
             here = (r.part, r.pass_index)
             if here != key or count == COLUMNS:
-                name = f"{r.part} · pass {r.pass_index + 1}" if here != key else ""
+                name = (_("{part} · pass {number}").format(part=r.part, number=r.pass_index + 1)
+                        if here != key else "")
                 strips.append((name or strips[-1][0] + " …", []))
                 key, count = here, 0
             count += 1
@@ -115,12 +122,12 @@ def _strip(label: str, strip: list[Row], top: float, scale: float) -> str:
         y = mid - ms / scale * reach
         out.append(f'<line x1="{num(LEFT)}" y1="{num(y)}" x2="{num(right)}" y2="{num(y)}" '
                    f'stroke="{GRID_COLOUR}" stroke-width="1"/>\n')
-        out.append(svg_text(LEFT - 6, y, f"{ms:+.0f} ms", 10, anchor="end"))
+        out.append(svg_text(LEFT - 6, y, _("{ms:+.0f} ms").format(ms=ms), 10, anchor="end"))
     out.append(f'<line x1="{num(LEFT)}" y1="{num(mid)}" x2="{num(right)}" y2="{num(mid)}" '
                f'stroke="{INK}" stroke-width="1"/>\n')
     out.append(svg_text(LEFT - 6, mid, "0", 10, anchor="end"))
-    out.append(svg_text(8, mid - reach / 4, "late ↑", 10, anchor="start", fill=MISSING))
-    out.append(svg_text(8, mid + reach / 4, "early ↓", 10, anchor="start", fill=MISSING))
+    out.append(svg_text(8, mid - reach / 4, _("late ↑"), 10, anchor="start", fill=MISSING))
+    out.append(svg_text(8, mid + reach / 4, _("early ↓"), 10, anchor="start", fill=MISSING))
     column = 0
     for r in strip:
         if r.kind == "extra":
@@ -137,15 +144,16 @@ def _strip(label: str, strip: list[Row], top: float, scale: float) -> str:
 def _stroke(x: float, mid: float, reach: float, scale: float, r: Row) -> str:
     """The stem and mark of a stroke's row *r* at column *x*."""
     big = r.played_drum == "鼓" if r.played_drum else r.glyph == "□"
-    said = f"stroke {r.stroke + 1} {r.glyph or ''}"
+    said = _("stroke {number} {glyph}").format(number=r.stroke + 1, glyph=r.glyph or "")
     if r.kind == "missing":
         return _mark(Drum.BIG if r.glyph == "□" else Drum.SMALL, x, mid, MISSING,
-                     f"{said}: missing", r, ' stroke-dasharray="2 2"')
+                     _("{stroke}: missing").format(stroke=said), r, ' stroke-dasharray="2 2"')
     d = max(-scale, min(scale, r.deviation_ms))
     y = mid - d / scale * reach
     colour = INK if r.kind == "ok" else WRONG
-    what = f"{said}: {r.deviation_ms:+.1f} ms, {r.played_drum}" + (
-        " (wrong drum)" if r.kind == "wrong drum" else "")
+    what = (_("{stroke}: {ms:+.1f} ms, {drum} (wrong drum)") if r.kind == "wrong drum"
+            else _("{stroke}: {ms:+.1f} ms, {drum}")).format(
+        stroke=said, ms=r.deviation_ms, drum=r.played_drum)
     stem = (f'<line x1="{num(x)}" y1="{num(mid)}" x2="{num(x)}" y2="{num(y)}" '
             f'stroke="{colour}" stroke-width="2"/>\n')
     return stem + _mark(Drum.BIG if big else Drum.SMALL, x, y, colour, what, r)
@@ -167,7 +175,7 @@ def _mark(drum: Drum, x: float, y: float, colour: str, title: str, r: Row,
 def _extra(x: float, y: float, r: Row) -> str:
     """A cross for an extra hit, on the zero line between two columns."""
     h = MARK / 2
-    title = f"extra {r.played_drum} at {r.played:.3f} s"
+    title = _("extra {drum} at {time:.3f} s").format(drum=r.played_drum, time=r.played)
     return (f'<path d="M{num(x - h)} {num(y - h)}L{num(x + h)} {num(y + h)}'
             f'M{num(x - h)} {num(y + h)}L{num(x + h)} {num(y - h)}" stroke="{EXTRA}" '
             f'stroke-width="2.5" data-kind="extra" data-time="{r.played:.6f}">'

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import display_width
+from ..i18n import N_, _, ngettext
 from ..text.collation.align import DEL, INS, MATCH, SUB
 from .pairing import Pairing
 
@@ -28,6 +30,15 @@ STEADY_MS = 10.0
 WORST = 3
 
 _WORDS = {MATCH: "ok", SUB: "wrong drum", DEL: "missing", INS: "extra"}
+#: The kinds and tempo words as shown (the English ones are data: JSON, the picture's data-kind).
+SHOWN = {"ok": N_("ok"), "wrong drum": N_("wrong drum"), "missing": N_("missing"),
+         "extra": N_("extra"), "steady": N_("steady"), "rushing": N_("rushing"),
+         "dragging": N_("dragging"), "—": "—"}
+
+
+def shown_word(word: str) -> str:
+    """*word* (a row's kind, a summary's tempo) in the language in use."""
+    return _(SHOWN[word]) if word in SHOWN else word
 
 
 @dataclass(frozen=True)
@@ -158,14 +169,15 @@ class TempoUsed:
                 "end_bpm": round(60 / self.end_interval, 3)}
 
     def text(self) -> str:
-        bpm = f"{60 / self.interval:.1f} bpm ({self.interval:.3f} s a stroke)"
+        bpm = _("{bpm:.1f} bpm ({interval:.3f} s a stroke)").format(
+            bpm=60 / self.interval, interval=self.interval)
         if self.how == "found":
-            return (f"tempo found from the recording: {bpm} on average; "
-                    f"{60 / self.start_interval:.1f} bpm at the start, "
-                    f"{60 / self.end_interval:.1f} at the end")
+            return _("tempo found from the recording: {bpm} on average; {start:.1f} bpm at the "
+                     "start, {end:.1f} at the end").format(
+                bpm=bpm, start=60 / self.start_interval, end=60 / self.end_interval)
         if self.how == "default":
-            return f"tempo: the default {bpm} (too few hits to find it)"
-        return f"tempo: {bpm}, as given"
+            return _("tempo: the default {bpm} (too few hits to find it)").format(bpm=bpm)
+        return _("tempo: {bpm}, as given").format(bpm=bpm)
 
 
 def report_json(p: Pairing, recording: str, ids: list[str],
@@ -182,21 +194,20 @@ def report_json(p: Pairing, recording: str, ids: list[str],
 def report_text(p: Pairing, recording: str, tempo: TempoUsed | None = None) -> str:
     table = rows(p)
     s = summarise(p, table, tempo is not None and tempo.found)
-    lines = [f"{recording}: {s.right} of {s.strokes} strokes right"
-             f" ({s.wrong_drum} wrong drum, {s.missing} missing, {s.extra} extra)"]
+    lines = [summary_text(s, recording)]
     if tempo is not None:
         lines.append(tempo.text())
     if s.mean_ms is not None:
-        lines.append(f"deviation: mean {_shown(s.mean_ms, 1):+.1f} ms, spread {s.spread_ms:.1f} ms"
-                     + (f"; {s.tempo} ({_shown(s.drift_ms, 0):+.0f} ± {s.drift_error_ms:.0f} ms "
-                        "over the piece)" if s.drift_ms is not None else ""))
+        lines.append(deviation_text(s))
     if s.worst:
         by_stroke = {r.stroke: r for r in table if r.deviation_ms is not None}
-        lines.append("worst: " + ", ".join(
-            f"stroke {k + 1} {by_stroke[k].glyph} {_shown(by_stroke[k].deviation_ms, 1):+.1f} ms"
-            for k in s.worst))
+        lines.append(_("worst: {places}").format(places=_(", ").join(
+            _("stroke {number} {glyph} {ms:+.1f} ms").format(
+                number=k + 1, glyph=by_stroke[k].glyph, ms=_shown(by_stroke[k].deviation_ms, 1))
+            for k in s.worst)))
     lines.append("")
-    lines.append(f"{'#':>5} {'pass':>4} {'':2} {'expected':>9} {'played':>9} {'ms':>7}  drum")
+    lines.append(" ".join([_pad("#", 5), _pad(_("pass"), 4), _pad("", 2), _pad(_("expected"), 9),
+                           _pad(_("played"), 9), _pad(_("ms"), 7)]) + "  " + _("drum"))
     part = None
     for r in table:
         if r.part is not None and r.part != part:
@@ -204,6 +215,31 @@ def report_text(p: Pairing, recording: str, tempo: TempoUsed | None = None) -> s
             lines.append(part)
         lines.append(_row_text(r))
     return "\n".join(lines) + "\n"
+
+
+def summary_text(s: Summary, recording: str) -> str:
+    """The first line of a report: the strokes right, wrong, missing, extra."""
+    return ngettext("{recording}: {right} of {strokes} stroke right ({wrong} wrong drum, "
+                    "{missing} missing, {extra} extra)",
+                    "{recording}: {right} of {strokes} strokes right ({wrong} wrong drum, "
+                    "{missing} missing, {extra} extra)", s.strokes).format(
+        recording=recording, right=s.right, strokes=s.strokes, wrong=s.wrong_drum,
+        missing=s.missing, extra=s.extra)
+
+
+def deviation_text(s: Summary) -> str:
+    """The deviation's mean and spread, and the drift (rushing, dragging) when measured."""
+    text = _("deviation: mean {mean:+.1f} ms, spread {spread:.1f} ms").format(
+        mean=_shown(s.mean_ms, 1), spread=s.spread_ms)
+    if s.drift_ms is not None:
+        text += _("; {tempo} ({drift:+.0f} ± {error:.0f} ms over the piece)").format(
+            tempo=shown_word(s.tempo), drift=_shown(s.drift_ms, 0), error=s.drift_error_ms)
+    return text
+
+
+def _pad(text: str, width: int) -> str:
+    """*text* right-aligned in *width* terminal columns (a CJK character takes two)."""
+    return " " * max(0, width - display_width(text)) + text
 
 
 def _shown(value: float, places: int) -> float:
@@ -217,6 +253,5 @@ def _row_text(r: Row) -> str:
     exp = f"{_shown(r.expected, 3):9.3f}" if r.expected is not None else f"{'':>9}"
     played = f"{_shown(r.played, 3):9.3f}" if r.played is not None else f"{'':>9}"
     ms = f"{_shown(r.deviation_ms, 1):+7.1f}" if r.deviation_ms is not None else f"{'':>7}"
-    said = {"ok": f"{r.played_drum} ok", "wrong drum": f"{r.played_drum} wrong drum",
-            "missing": "missing", "extra": f"{r.played_drum} extra"}[r.kind]
+    said = shown_word(r.kind) if r.kind == "missing" else f"{r.played_drum} {shown_word(r.kind)}"
     return f"{num} {passes} {r.glyph or '':2} {exp} {played} {ms}  {said}"

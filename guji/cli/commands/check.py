@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ._audio import performance_from_args
 from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
                       print_json)
@@ -110,9 +110,11 @@ def _draw(pairing, args, kind: str, curve: bool) -> None:
     from ...views.png import svg_to_png
     table = rows(pairing)
     picture = report_drawing(table, summarise(pairing, table, curve),
-                             f"{Path(args.recording).name} against {' '.join(args.ids)}")
+                             _("{recording} against {ids}").format(recording=Path(args.recording).name,
+                                                               ids=" ".join(args.ids)))
     if kind == "svg":
         path = write_svg(args.output, picture.svg(xml_declaration=True))
     else:
         path = svg_to_png(picture, args.output, scale=args.scale)
-    wrote(path, f"the report as a picture ({len(table)} rows)")
+    wrote(path, ngettext("the report as a picture ({count} row)",
+                         "the report as a picture ({count} rows)", len(table)).format(count=len(table)))

@@ -134,7 +134,8 @@ def _checked(args, performance, events, listening, first_heard) -> str:
               file=sys.stderr)
     differ = None if clocks is None else round((pairing.anchor - clocks) * 1000, 3)
     if args.json:
-        data = dict(report_json(pairing, source, list(args.ids), tempo), anchored=how,
+        named = "the input" if args.input is None else args.input   # data: English in every language
+        data = dict(report_json(pairing, named, list(args.ids), tempo), anchored=how,
                     anchor_minus_clocks_ms=differ)
         return json.dumps(data, ensure_ascii=False) + "\n"
     if how == "clocks":

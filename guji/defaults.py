@@ -45,6 +45,11 @@ LATENCY = 0.2
 #: Seconds between strokes when the user says nothing (``--interval``).
 INTERVAL = 0.6
 
+#: The integrated loudness (LUFS, ITU-R BS.1770) of the sound when the user says
+#: nothing (``--loudness``): the commands' and the studio's (a library call's kit
+#: keeps ``None``, the old peak rule, unless asked).
+LOUDNESS_LUFS = -16.0
+
 #: No interval below this (5 ms, 12,000 strokes a minute) is accepted.
 MIN_INTERVAL = 0.005
 

@@ -7,7 +7,8 @@ convolution is checked against numpy's own ``np.convolve``.
 from __future__ import annotations
 
 import dataclasses
-import tracemalloc
+import subprocess
+import sys
 
 import numpy as np
 import soundfile as sf
@@ -74,20 +75,31 @@ def test_a_hall_render_keeps_its_onsets_rings_out_and_is_the_same_bytes(tmp_path
     assert float(np.sqrt(np.mean(x[-step:] ** 2))) < 1e-6      # and has rung out at the end
 
 
-def _peak_traced(repeat: int) -> int:
+_TRACED = """
+import dataclasses, tracemalloc
+from guji.sound.kit import default_kit
+from guji.sound.mixer import Mix
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Rite
+from guji.timing.score import Score
+for repeat in (10, 200):
     score = Score(load("lu"), Rite.TOUHU, 0.3, repeat=repeat)
     tracemalloc.start()
-    try:
-        mix = Mix(score, kit=_kit("hall"), rate=8000, channels=2)
-        for _ in mix.blocks(4096):
-            pass
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    mix = Mix(score, kit=dataclasses.replace(default_kit(), room="hall"), rate=8000, channels=2)
+    for _ in mix.blocks(4096):
+        pass
+    print(tracemalloc.get_traced_memory()[1])
+    tracemalloc.stop()
+"""
 
 
 def test_memory_in_a_room_does_not_grow_with_the_length_of_the_piece():
-    short, long = _peak_traced(10), _peak_traced(200)      # 36 s and 12 min
+    # in a child of its own: in the whole suite's process this failed once (a loaded
+    # .ci/run; the numbers were not kept) though it passes alone and after
+    # test_render: what earlier tests left cached is the likely cause
+    run = subprocess.run([sys.executable, "-c", _TRACED], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    short, long = map(int, run.stdout.split())      # 36 s and 12 min
     assert long < short + 1_000_000, (short, long)
 
 

@@ -164,23 +164,31 @@ def view_json(library: Library, request: Request) -> dict:
     return out
 
 
+def command_kit():
+    """The kit ``guji render`` and ``guji compare`` sound with when given no
+    options (48 kHz, at their default loudness), so that the studio's audio
+    is the commands' bytes."""
+    import dataclasses
+    from ..defaults import LOUDNESS_LUFS
+    from ..sound.kit import default_kit
+    return dataclasses.replace(default_kit(RATE), loudness=LOUDNESS_LUFS)
+
+
 def reading_wav(library: Library, request: Request, index: int) -> bytes:
     """The WAV (48 kHz, stereo, 16-bit: ``guji render``'s defaults) of reading *index*."""
     from ..sound.files import write_audio
-    from ..sound.kit import default_kit
     if not 0 <= index < len(request.refs):
         raise UsageError(_("no reading {index} of {n}").format(index=index, n=len(request.refs)))
     perf = reading_performance(library.pattern(request.refs[index]), request)
     with tempfile.TemporaryDirectory(prefix="guji-studio-") as tmp:
         path = Path(tmp) / "reading.wav"
-        write_audio(path, perf, kit=default_kit(RATE), rate=RATE, channels=2, format="wav")
+        write_audio(path, perf, kit=command_kit(), rate=RATE, channels=2, format="wav")
         return path.read_bytes()
 
 
 def mode_wav(library: Library, request: Request, mode: str) -> bytes:
     """The WAV of a compare *mode* of the readings (as ``guji compare --mode MODE -o F.wav``)."""
     from ..sound.files import write_audio
-    from ..sound.kit import default_kit
     if mode not in MODES:
         raise UsageError(_("unknown compare mode {mode!r}: use one of {modes}").format(
             mode=mode, modes=", ".join(MODES)))
@@ -188,6 +196,6 @@ def mode_wav(library: Library, request: Request, mode: str) -> bytes:
     checked_length(c.performance)
     with tempfile.TemporaryDirectory(prefix="guji-studio-") as tmp:
         path = Path(tmp) / "compare.wav"
-        write_audio(path, c.performance, kit=default_kit(RATE), rate=RATE, channels=2,
+        write_audio(path, c.performance, kit=command_kit(), rate=RATE, channels=2,
                     format="wav")
         return path.read_bytes()

@@ -17,7 +17,7 @@ import argparse
 import dataclasses
 
 from ...i18n import N_, _, ngettext
-from ...defaults import RATE
+from ...defaults import LOUDNESS_LUFS, RATE
 from ...errors import UsageError
 from ...text.reading.names import variant_names
 from ...text.reading.notation import Pattern
@@ -59,7 +59,7 @@ def add_audio_options(parser: argparse.ArgumentParser, *, channels: bool = True)
     g.add_argument("--room", default="dry", metavar="dry|hall|court|FILE",
                    help=_("dry (default: the drums close, in no room), hall (堂上: RT60 1.8 s), "
                           "court (庭中: the courtyard, RT60 0.7 s) or an impulse response file"))
-    g.add_argument("--loudness", type=loudness, default=-16.0, metavar="LUFS|off",
+    g.add_argument("--loudness", type=loudness, default=LOUDNESS_LUFS, metavar="LUFS|off",
                    help=_("the integrated loudness (ITU-R BS.1770, LUFS) to make the sound, the "
                           "true peak at most -1 dBTP through a limiter (default -16); off: no "
                           "limiter, the peak at -1 dBFS"))

@@ -39,6 +39,7 @@ from .ticks import (DEFAULT_TICKS_PER_BEAT, MAX_TEMPO, TickGrid, TickTrack, chec
 from .tracks import (CUE_TRACK, MARKER_SEPARATOR, TRACK_SEPARATOR, split_track_name, track_name,
                      voice_label)
 from .metre import MAX_NUMERATOR, PAD_SECONDS, Metre, beats_per_step, metre
+from ..lazy import later
 
 #: Names given by the modules that import mido, loaded when first asked for
 #: (``guji --help`` and the command parsers need the tables above, not mido).
@@ -47,13 +48,7 @@ _LATER = {"build_midi": "write", "default_filename": "write",
           "MidiReading": "read", "read_midi": "read"}
 
 
-def __getattr__(name: str):
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    value = getattr(importlib.import_module(f".{_LATER[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = later(__name__, _LATER, globals())
 
 
 __all__ = [

@@ -17,6 +17,7 @@ One concept a module:
 """
 
 from .model import Instruments, Measure, Note, Sheet, Staff
+from ..lazy import later
 
 #: The rest, loaded when first asked for: the engraving modules bring XML and
 #: subprocess, which the command line's parsers (``guji --help``) need not load.
@@ -27,13 +28,7 @@ _LATER = {"sheet_of": "build", "LilyPondError": "engrave", "LilyPondResult": "en
           "write_sheet": "write"}
 
 
-def __getattr__(name: str):
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    value = getattr(importlib.import_module(f".{_LATER[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = later(__name__, _LATER, globals())
 
 
 __all__ = ["sheet_of", "Sheet", "Staff", "Measure", "Note", "Instruments",

@@ -4,7 +4,7 @@ Runs each phase of :func:`guji.text.reading.bigfile.scan_big` on FILE in
 this one process and prints its CPU seconds (best of 3, so a shared
 machine's load weighs less), with what each phase handles: the first
 pass's reading and UTF-8 decoding, the numpy map of every piece
-(:func:`guji.text.reading.notespans.piece_map`), the notes paired and the
+(:func:`guji.text.reading.slicemap.piece_map`), the notes paired and the
 breaks kept (:func:`~guji.text.reading.notespans.finish`), the windows
 chosen, the second pass (the windows read back), and the scanner on the
 windows' tokens. For comparison, one ``re`` pass over the hits of every
@@ -28,7 +28,8 @@ import numpy as np
 
 from guji.text.reading import bigfile, sieve
 from guji.text.reading.lexer import paused_collector
-from guji.text.reading.notespans import finish, piece_map
+from guji.text.reading.notespans import finish
+from guji.text.reading.slicemap import piece_map
 from guji.text.reading.prefilter import _spans, _table
 from guji.text.reading.scan import read_tokens
 

@@ -39,7 +39,7 @@ from .prefilter import Lines, WindowSource, _spans, _table
 from .scan import read_tokens
 
 #: Bytes read at a time.
-CHUNK = 256 << 10
+CHUNK = 512 << 10
 
 
 def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):

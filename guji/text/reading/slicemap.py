@@ -110,11 +110,11 @@ def piece_map(piece: str, base: int, table: np.ndarray, work: Workspace | None =
 
 def _long_runs(cls: np.ndarray, work: Workspace) -> tuple[np.ndarray, np.ndarray]:
     """Where the runs of :data:`BREAK_LENGTH` characters of class :data:`RUN`
-    or more start and end (offsets in the slice): a window of that many
-    begins at each offset of *win* that holds one, and a run starts where a
-    window begins after a character of another class, and ends where one
-    ends before such a character (flags of one byte a character, made in
-    *work*: no array of offsets as long as the text)."""
+    or more start and end (offsets in the slice). A window of that many
+    characters of the class begins at each offset where *win* is set; a run of
+    L characters holds L − 4 such windows in a row, so the run starts where
+    they start and ends 4 characters after they stop (flags of one byte a
+    character, made in *work*: no array of offsets as long as the text)."""
     n = len(cls)
     if n < BREAK_LENGTH:
         empty = np.zeros(0, dtype=np.int64)
@@ -125,14 +125,12 @@ def _long_runs(cls: np.ndarray, work: Workspace) -> tuple[np.ndarray, np.ndarray
     np.logical_and(a[:n - 3], a[2:n - 1], out=b[:n - 3])        # b[i]: i … i + 3
     m = n - BREAK_LENGTH + 1
     win = np.logical_and(b[:m], run[BREAK_LENGTH - 1:], out=a[:m])   # i … i + 4
-    starts = np.flatnonzero(np.greater(win[1:], run[:m - 1], out=b[:m - 1])) + 1
-    ends = np.flatnonzero(np.greater(win[:m - 1], run[BREAK_LENGTH:], out=b[:m - 1])) \
-        + BREAK_LENGTH
+    edges = np.flatnonzero(np.not_equal(win[1:], win[:-1], out=b[:m - 1])) + 1
     if win[0]:
-        starts = np.concatenate(([0], starts))
+        edges = np.concatenate(([0], edges))
     if win[m - 1]:
-        ends = np.concatenate((ends, [n]))
-    return starts, ends
+        edges = np.concatenate((edges, [m]))
+    return edges[0::2], edges[1::2] + (BREAK_LENGTH - 1)
 
 
 def _tags(at: np.ndarray, kind: np.ndarray, n: int, base: int):

@@ -4,12 +4,13 @@ Runs each phase of :func:`guji.text.reading.bigfile.scan_big` on FILE in
 this one process and prints its CPU seconds (best of 3, so a shared
 machine's load weighs less), with what each phase handles: the first
 pass's reading and UTF-8 decoding, the numpy map of every piece
-(:func:`guji.text.reading.notespans.piece_map`), the notes paired and the
+(:func:`guji.text.reading.slicemap.piece_map`), the notes paired and the
 breaks kept (:func:`~guji.text.reading.notespans.finish`), the windows
 chosen, the second pass (the windows read back), and the scanner on the
 windows' tokens. For comparison, one ``re`` pass over the hits of every
 piece (what a quick look chunk by chunk would cost at least), and the
-CPU of ``guji scan --help`` (start-up). The load average is printed.
+CPU of ``guji scan --help`` (start-up) and of importing what a big file needs
+beside it (numpy). The load average is printed.
 
 Run from the repository root (``bench/bench_library.py FOLDER --big`` builds
 a 100 MB file from a folder and times the whole command)::
@@ -19,6 +20,7 @@ a 100 MB file from a folder and times the whole command)::
 
 from __future__ import annotations
 
+import compileall
 import os
 import subprocess
 import sys
@@ -28,7 +30,8 @@ import numpy as np
 
 from guji.text.reading import bigfile, sieve
 from guji.text.reading.lexer import paused_collector
-from guji.text.reading.notespans import finish, piece_map
+from guji.text.reading.notespans import finish
+from guji.text.reading.slicemap import Workspace, piece_map
 from guji.text.reading.prefilter import _spans, _table
 from guji.text.reading.scan import read_tokens
 
@@ -43,13 +46,12 @@ def best(work, n: int = 3):
     return least, result
 
 
-def _start_up() -> float:
-    """CPU seconds of ``guji scan --help`` (the child's user + system time)."""
+def _start_up(argv: list[str]) -> float:
+    """CPU seconds of a child running *argv* (its user + system time), best of 3."""
     least = float("inf")
     for _ in range(3):
         before = os.times()
-        subprocess.run([sys.executable, "-m", "guji", "scan", "--help"],
-                       stdout=subprocess.DEVNULL, check=True)
+        subprocess.run([sys.executable, *argv], stdout=subprocess.DEVNULL, check=True)
         after = os.times()
         least = min(least, after.children_user - before.children_user
                     + after.children_system - before.children_system)
@@ -57,6 +59,7 @@ def _start_up() -> float:
 
 
 def main(path: str) -> None:
+    compileall.compile_dir(os.path.join(os.path.dirname(__file__), "..", "guji"), quiet=1)
     size = os.path.getsize(path)
     table = _table()
     print(f"{path}: {size / 1e6:.1f} MB; load average {os.getloadavg()[0]:.1f} on "
@@ -66,7 +69,8 @@ def main(path: str) -> None:
     print(f"  pass 1: read + decode       {took:.3f}  ({len(pieces)} pieces, {chars:,} characters)")
     took, _ = best(lambda: [sieve._LOOKED_AT.findall(p[1]) for p in pieces])
     print(f"    (one re pass over the hits {took:.3f}: the least a quick look chunk by chunk costs)")
-    took, raw = best(lambda: [bigfile._narrow(piece_map(p[1], p[0], table)) for p in pieces])
+    work = Workspace()
+    took, raw = best(lambda: [bigfile._narrow(piece_map(p[1], p[0], table, work)) for p in pieces])
     hits = sum(len(r[0][0]) for r in raw)
     brackets = sum(len(r[2][0]) for r in raw)
     runs = sum(len(r[1][0]) for r in raw)
@@ -93,7 +97,9 @@ def main(path: str) -> None:
     print(f"  scanner on the tokens       {took:.3f}  ({len(result.patterns)} patterns)")
     took, _ = best(lambda: bigfile.scan_big(path))
     print(f"  scan_big, whole             {took:.3f}  ({size / 1e6 / took:.0f} MB/s of CPU)")
-    print(f"  start-up (guji scan --help) {_start_up():.3f}")
+    print(f"  start-up (guji scan --help) {_start_up(['-m', 'guji', 'scan', '--help']):.3f}")
+    print(f"  … and the big file's modules (numpy) "
+          f"{_start_up(['-c', 'import guji.cli.main, guji.text.reading.bigfile']):.3f}")
 
 
 if __name__ == "__main__":

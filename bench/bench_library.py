@@ -32,6 +32,7 @@ Run from the repository root::
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import shutil
@@ -68,6 +69,7 @@ def timed(argv: list[str]) -> tuple[float, int, int, bytes]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     out.seek(0)
     timed.cpu = usage.ru_utime + usage.ru_stime          # the process and its workers
+    timed.faults = usage.ru_minflt
     return took, peak, usage.ru_maxrss * 1024, out.read()
 
 
@@ -97,6 +99,7 @@ def paired(folder: Path, rounds: int) -> tuple[tuple, tuple, int, int, bytes]:
         greps.append((took, timed.cpu))
         took, p, m, out = timed(GUJI + ["scan", str(folder), "--json"])
         gujis.append((took, timed.cpu))
+        paired.faults = timed.faults
         peak, maxrss = max(peak, p), max(maxrss, m)
     best = lambda runs: (min(r[0] for r in runs), min(r[1] for r in runs))  # noqa: E731
     return best(greps), best(gujis), peak, maxrss, out
@@ -123,7 +126,7 @@ def library(folder: Path, rounds: int = 3) -> dict[str, list]:
           f"{cpu / (os.cpu_count() or 1):.2f} s = {cpu / (os.cpu_count() or 1) / grep:.1f}× "
           "grep's wall time")
     print(f"  peak memory : {peak / 1e6:.0f} MB (all processes, summed), largest process "
-          f"{maxrss / 1e6:.0f} MB")
+          f"{maxrss / 1e6:.0f} MB; {paired.faults:,} page faults (the last run, workers included)")
     return found
 
 
@@ -202,6 +205,7 @@ def big(folder: Path, into: Path) -> None:
             took, peak, maxrss, out = timed(GUJI + ["scan", str(path), "--json", "--force",
                                                     "--jobs", jobs])
             runs.append((took, timed.cpu, peak, maxrss))
+        faults = timed.faults
         took, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
         peak, maxrss = max(r[2] for r in runs), max(r[3] for r in runs)
         n = len(json.loads(out))
@@ -209,7 +213,8 @@ def big(folder: Path, into: Path) -> None:
               f"({size / 1e6 / took:.0f} MB/s), {cpu:.2f} s of CPU "
               f"({size / 1e6 / cpu:.0f} MB/s of CPU; {size / 1e6 / (cpu - start_cpu):.0f} MB/s "
               f"without the {start_cpu:.2f} s of CPU guji scan --help costs), {n} patterns, "
-              f"peak memory {peak / 1e6:.0f} MB (all processes; ru_maxrss {maxrss / 1e6:.0f} MB)")
+              f"peak memory {peak / 1e6:.0f} MB (all processes; ru_maxrss {maxrss / 1e6:.0f} MB), "
+              f"{faults:,} page faults")
 
 
 def _option(argv: list[str], name: str, default: str) -> str:
@@ -218,6 +223,7 @@ def _option(argv: list[str], name: str, default: str) -> str:
 
 def main(argv: list[str]) -> None:
     folder = Path(argv[0]).resolve()
+    compileall.compile_dir(ROOT / "guji", quiet=1)       # as installed: bytecode cached
     with tempfile.TemporaryDirectory() as tmp:
         seeds = []
         if "--plant" in argv:

@@ -5,7 +5,7 @@ bytes each as soon as one lies beyond the BMP: holding it whole costs more
 than scanning it. :func:`scan_big` reads the file twice, a chunk at a time
 (cut after a line break, so a chunk ends where a line ends):
 
-1. each chunk is mapped (:func:`guji.text.reading.notespans.piece_map`: hits, runs,
+1. each chunk is mapped (:func:`guji.text.reading.slicemap.piece_map`: hits, runs,
    brackets, line marks), and the maps are finished for the whole file at
    once (notes paired over all its brackets), then the windows chosen as
    :mod:`guji.text.reading.prefilter` chooses them (its :class:`~guji.text.reading.prefilter.Lines`
@@ -32,13 +32,14 @@ from ...i18n import _
 from ...errors import EncodingError
 from ...files import reason
 from .lexer import _LINE_BREAK, SourceText, Token, match_notes, paused_collector, _tokens
-from .notespans import EOL, find, finish, line_starts, piece_map
+from .notespans import find, finish
+from .slicemap import Workspace, line_starts, piece_map, roomy_heap
 from .parser import ScanResult
 from .prefilter import Lines, WindowSource, _spans, _table
 from .scan import read_tokens
 
 #: Bytes read at a time.
-CHUNK = 2 << 20
+CHUNK = 512 << 10
 
 
 def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):
@@ -46,25 +47,33 @@ def _pieces(path: str, chunk: int, first: int = 0, last: int | None = None):
     file's bytes *first* to *last* (all by default; a range starts after a line
     feed), each piece ending after a line feed (or at the range's end), with
     where its bytes stand and the bytes themselves (a view, good until the next
-    piece); UnicodeDecodeError if it is not UTF-8. (The bytes are
-    cut after a line feed before they are decoded: a line feed never stands
-    inside a UTF-8 sequence, and no text is copied to be cut.)"""
-    base, carry, consumed, start = 0, b"", first, first
+    piece); UnicodeDecodeError if it is not UTF-8. (The bytes are read into one
+    buffer, kept from piece to piece, and cut after a line feed before they are
+    decoded: a line feed never stands inside a UTF-8 sequence, and no text is
+    copied to be cut. What follows the last line feed is moved to the buffer's
+    start, and the next bytes are read after it.)"""
+    buf = bytearray(chunk)
+    base, held, consumed, start = 0, 0, first, first
     with open(path, "rb") as f:
         f.seek(first)
         while True:
             want = chunk if last is None else min(chunk, last - consumed)
-            data = f.read(want) if want > 0 else b""
-            consumed += len(data)
-            buf = carry + data if carry else data
-            cut = buf.rfind(b"\n") + 1 if data else len(buf)
+            if held + want > len(buf):          # a line longer than a chunk: a bigger buffer
+                bigger = bytearray(max(2 * len(buf), held + want))
+                bigger[:held] = buf[:held]
+                buf = bigger
+            got = f.readinto(memoryview(buf)[held:held + want]) if want > 0 else 0
+            consumed += got
+            end = held + got
+            cut = buf.rfind(b"\n", 0, end) + 1 if got else end
             if cut:
                 view = memoryview(buf)[:cut]
                 piece = str(view, "utf-8")
                 yield base, piece, start, cut, view
                 base, start = base + len(piece), start + cut
-            carry = buf[cut:]
-            if not data:
+            held = end - cut
+            buf[:held] = buf[cut:end]           # (the same length: the buffer keeps its size)
+            if not got:
                 return
 
 
@@ -73,17 +82,17 @@ def _map_range(job):
     range's first character): ``(maps, line starts, pieces, characters)``, or
     None if the range is not UTF-8."""
     path, first, last, chunk = job
-    table = _table()
+    table, work = _table(), Workspace()
     maps, starts, pieces, size = [], [], [], 0
     try:
         for base, piece, at, length, view in _pieces(path, chunk, first, last):
-            maps.append(_narrow(piece_map(piece, base, table)))
-            if "\r" in piece:
+            maps.append(_narrow(piece_map(piece, base, table, work)))
+            feeds = _feeds(view, piece, work)
+            if feeds is None:
                 starts.append(line_starts(piece, base, table).astype(np.int32))
             else:                               # line feeds only: the map has them already
-                marks_at, marks = maps[-1][3]
-                starts.append(marks_at[marks == EOL] + 1)
-            pieces.append((base, at, length, _feeds(view, piece)))
+                starts.append(maps[-1][4][0] + 1)
+            pieces.append((base, at, length, feeds))
             size = base + len(piece)
     except UnicodeDecodeError:
         return None
@@ -106,8 +115,11 @@ def _ranges(path: str, size: int, parts: int) -> list[tuple[int, int]]:
 
 def _shifted(raw, by: int):
     """A range's raw map with its offsets moved *by* characters."""
-    (h, codes, before), (rs, re_), (b, bcodes), (m, marks) = raw
-    return ((h + by, codes, before), (rs + by, re_ + by), (b + by, bcodes), (m + by, marks))
+    if not by:
+        return raw
+    (h, codes, before), (rs, re_), (b, bcodes), (lt, tag_ends), (feeds,) = raw
+    return ((h + by, codes, before), (rs + by, re_ + by), (b + by, bcodes),
+            (lt + by, tag_ends + by), (feeds + by,))
 
 
 class _MarkLines(Lines):
@@ -142,6 +154,7 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
     UTF-8 (then read it whole: its encoding is decided on all of it). With
     *jobs* > 1, the first pass maps byte ranges of the file in that many
     processes."""
+    roomy_heap()
     try:
         size_bytes = os.path.getsize(path)
         jobs_list = [(path, a, b, chunk) for a, b in _ranges(path, size_bytes, max(1, jobs))]
@@ -216,12 +229,15 @@ class _Sparse:
         raise IndexError(key)
 
 
-def _feeds(view, piece: str) -> np.ndarray | None:
+def _feeds(view, piece: str, work: Workspace | None = None) -> np.ndarray | None:
     """Where the line feeds of a piece's bytes stand (offsets in them), or
-    None if the piece holds a carriage return (where lines also end)."""
+    None if the piece holds a carriage return (where lines also end). *work*
+    holds the flags found on the way."""
     if "\r" in piece:
         return None
-    return np.flatnonzero(np.frombuffer(view, dtype=np.uint8) == 10).astype(np.int32)
+    flags = (work or Workspace()).array("feeds", len(view), bool)
+    return np.flatnonzero(np.equal(np.frombuffer(view, dtype=np.uint8), 10, out=flags)
+                          ).astype(np.int32)
 
 
 class _Piece:

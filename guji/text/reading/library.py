@@ -264,6 +264,8 @@ def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = 
     --read-bracketed``."""
     jobs = jobs or os.cpu_count() or 1
     limits = current()
+    from .slicemap import roomy_heap
+    roomy_heap()                                         # (before the workers fork: theirs too)
     if jobs == 1:
         for batch in _batches(paths):
             yield from scan_many(batch, encoding, labels, read_bracketed)

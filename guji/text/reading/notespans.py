@@ -22,38 +22,15 @@ the outermost notes' ends. A text with two kinds of brackets is paired by
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 
 from .lexer import NOTE_BRACKETS
+from .slicemap import Workspace, piece_map
 
 #: Characters turned into numbers at a time (bounds the memory of a big text).
-SLICE = 1 << 22
-
-HIT, RUN, OPEN, CLOSE, LT, GT, EOL, CR = 1, 2, 3, 4, 5, 6, 7, 8
-#: How many ideographs in a row make a break: one more than a typo may be
-#: (:data:`guji.text.reading.typos.MAX_TYPO_CHARS`).
-BREAK_LENGTH = 5
-
-
-def classes(hits: str, run_ranges: list[tuple[int, int]], skip: str) -> np.ndarray:
-    """The class of every code point: :data:`HIT` for the characters of *hits*,
-    :data:`RUN` for those of *run_ranges* not in *skip*, :data:`OPEN` /
-    :data:`CLOSE` for note brackets, 0 for the rest."""
-    table = np.zeros(0x110000, dtype=np.uint8)
-    for lo, hi in run_ranges:
-        table[lo:hi + 1] = RUN
-    for ch in skip:
-        table[ord(ch)] = 0
-    for ch in hits:
-        table[ord(ch)] = HIT
-    for o, c in NOTE_BRACKETS.items():
-        table[ord(o)], table[ord(c)] = OPEN, CLOSE
-    table[ord("<")], table[ord(">")], table[ord("\n")], table[ord("\r")] = LT, GT, EOL, CR
-    return table
-
+SLICE = 1 << 18
 
 @dataclass(frozen=True)
 class TextMap:
@@ -96,55 +73,9 @@ def text_map(text: str, table: np.ndarray, bounds: list[int] | None = None) -> T
     if not text:
         empty = np.zeros(0, dtype=np.int64)
         return TextMap(empty, empty, empty, empty, empty, empty, empty)
-    raw = [piece_map(piece, base, table) for base, piece in _slices(text)]
+    work = Workspace()
+    raw = [piece_map(piece, base, table, work) for base, piece in _slices(text)]
     return finish(raw, bounds or [0], len(text))
-
-
-def piece_map(piece: str, base: int, table: np.ndarray):
-    """The raw map of one slice of a text starting at offset *base*: hits
-    (offsets, code points, code points before), long runs (starts, ends),
-    brackets (offsets, code points), marks (offsets, classes)."""
-    raw = None if _wide(piece) else piece.encode("utf-16-le", "surrogatepass")
-    if raw is not None and len(raw) == 2 * len(piece):
-        units = np.frombuffer(raw, dtype=np.uint16)
-        cls = table[:0x10000].take(units.astype(np.intp))   # (intp indices gather fastest)
-    else:                                               # characters beyond the BMP
-        units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        cls = table.take(units.astype(np.intp))
-    at = np.flatnonzero(cls != RUN)                     # a run of ideographs lies between two
-    kind = cls[at]
-    edges = np.empty(len(at) + 2, dtype=np.int64)
-    edges[0], edges[1:-1], edges[-1] = -1, at, len(piece)
-    long = np.flatnonzero((edges[1:] - edges[:-1]) > BREAK_LENGTH)
-    h = at[kind == HIT]
-    before = units[np.maximum(h - 1, 0)].astype(np.int64)
-    if len(h) and h[0] == 0:
-        before[0] = 0                                   # the piece starts a line (or the text)
-    brackets = at[(kind == OPEN) | (kind == CLOSE)]
-    m = (kind >= LT) & (kind != CR)
-    starts, ends = edges[long], edges[long + 1]
-    starts += 1 + base                                  # (fresh arrays: moved in place)
-    ends += base
-    return ((h + base, units[h].astype(np.int64), before),
-            (starts, ends),
-            (brackets + base, units[brackets].astype(np.int64)),
-            (at[m] + base, kind[m]))
-
-
-def line_starts(piece: str, base: int, table: np.ndarray) -> np.ndarray:
-    """Offsets (from *base*) where the lines after the line breaks of *piece*
-    start: after ``\\n``, and after ``\\r`` not followed by ``\\n`` (as
-    :class:`~guji.text.reading.lexer.SourceText` counts lines)."""
-    units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32) \
-        if _wide(piece) else np.frombuffer(piece.encode("utf-16-le", "surrogatepass"),
-                                           dtype=np.uint16)
-    feeds = np.flatnonzero(units == 10)
-    if "\r" not in piece:
-        return feeds + 1 + base
-    returns = np.flatnonzero(units == 13)
-    nxt = units[np.minimum(returns + 1, len(units) - 1)]
-    alone = returns[(returns + 1 >= len(units)) | (nxt != 10)]
-    return np.union1d(feeds, alone) + 1 + base
 
 
 def finish(raw: list, bounds: list[int], size: int) -> TextMap:
@@ -159,11 +90,9 @@ def finish(raw: list, bounds: list[int], size: int) -> TextMap:
             r[i][j] = None                              # each slice's array freed once joined
         return out
     note_starts, note_ends = _notes_of_each(joined(2, 0), joined(2, 1), bounds, size)
-    marks_at, marks = joined(3, 0), joined(3, 1)
+    tags = joined(3, 0), joined(3, 1)
     rs, re_ = joined(1, 0), joined(1, 1)
     hits = joined(0, 0)
-    tags = _tag_spans(marks_at, marks)
-    del marks_at, marks
 
     def free(starts: np.ndarray) -> np.ndarray:
         """Which runs starting at *starts* stand outside every note and tag."""
@@ -243,33 +172,13 @@ def _slices(text: str):
         yield start, text[start:end] if (start, end) != (0, n) else text
 
 
-def _tag_spans(at: np.ndarray, marks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where markup tags (``<pb:…>``, which cannot span lines) may stand: each
-    ``<`` and the first ``>`` or line feed after it. *at* are the offsets of
-    the marks ``<``, ``>``, ``\\n``, *marks* their classes."""
-    lt = at[marks == LT]
-    other = at[(marks == GT) | (marks == EOL)]          # a tag may hold a carriage return
-    k = np.searchsorted(other, lt)                  # the first > or line break after each <
-    never = np.iinfo(np.int64).max                  # (none: the tag runs on to the end)
-    ends = np.where(k < len(other), other[np.minimum(k, len(other) - 1)], never) \
-        if len(other) else np.full(len(lt), never)
-    return lt, ends
-
-
 def _in_tags(lt: np.ndarray, ends: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Which of the runs at *starts* might stand inside a markup tag
-    (:func:`_tag_spans`): those after a ``<`` with no ``>`` nor line break between."""
+    (:func:`_tags`): those after a ``<`` with no ``>`` nor line break between."""
     if not len(lt) or not len(starts):
         return np.zeros(len(starts), dtype=bool)
     j = np.searchsorted(lt, starts) - 1
     return (j >= 0) & (starts < ends[np.maximum(j, 0)])
-
-
-def _wide(piece: str) -> bool:
-    """Does *piece* hold characters beyond the BMP? (CPython stores such a
-    string 4 bytes a character: its size says so without a pass over it.)"""
-    return sys.getsizeof(piece) >= 4 * len(piece) + 40 and len(piece) > 64 \
-        or (len(piece) <= 64 and any(ord(c) > 0xFFFF for c in piece))
 
 
 def _notes_of_each(at: np.ndarray, codes: np.ndarray, bounds: list[int], size: int):

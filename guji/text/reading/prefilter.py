@@ -52,7 +52,8 @@ from ...errors import Location
 from .labels import LABEL_MODES, LabelMode
 from .lexer import _LINE_BREAK, SourceText, paused_collector, tokenize
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
-from .notespans import BREAK_LENGTH, TextMap, classes, find, text_map
+from .notespans import TextMap, find, text_map
+from .slicemap import BREAK_LENGTH, classes
 from .parser import ScanResult
 from .scan import read_tokens, scan
 from .sieve import may_matter, run_pattern

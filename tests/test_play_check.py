@@ -179,7 +179,9 @@ def test_play_check_reports_what_check_reports_of_the_same_sound(room, tmp_path)
 
 
 def test_play_check_refuses_what_it_cannot_check(tmp_path):
-    for extra, word in ((["--loop"], "--loop"), (["--ramp", "60:100", "--repeat", "2"], "--ramp")):
+    for extra, word in ((["--loop", "--ramp", "60:100", "--repeat", "2"], "--loop"),
+                        (["--no-audio", "--midi-out", "x"], "--no-audio"),
+                        (["--mute", "鼓", "--ghost", "click"], "--ghost click")):
         p = subprocess.run(GUJI + ["play", "lu", "--check", *extra], env=environment(),
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, p.stderr

@@ -1,0 +1,287 @@
+"""``guji play --check`` pass by pass: ``--loop``, ``--ramp``, minus-one (``--mute``).
+
+On the private PulseAudio null sink of tests/test_play_check.py (the room:
+guji plays into it, its input is the sink's monitor), with a seeded drummer
+played into the same sink by ``paplay``, started when guji says its first
+click is heard (as there):
+
+* ``--loop``: a report after each pass *while guji plays on* — each pass's
+  report is on standard output before the last stroke of the next pass is
+  shown (a pass of 魯鼓 at 100 bpm is 7.2 s: a loaded machine has seconds to
+  spare; measured delays after the pass's last stroke are printed); each
+  names the seeded mistakes of its pass and agrees with ``guji check`` of
+  parec's recording of the same sink, stroke by stroke (kind; deviation
+  within 1 ms, as tests/test_play_check.py);
+* ``--ramp 90:110 --repeat 3``: three reports, each at its pass's tempo
+  (given: 90, 100, 110 bpm), mistakes at their strokes, and every pass's
+  deviations the truth's plus one constant — the same constant in every
+  pass (within 2 ms), which holds only if each pass is paired on its own
+  exact grid (a grid of another pass's tempo is off by tens of ms per stroke);
+* ``--mute 鼓``: guji plays the 鼙 strokes into the room, the drummer the 鼓
+  strokes; the report scores the 鼓 strokes only (as many as the pattern
+  has), guji's 鼙 heard by the microphone are neither scored nor extra.
+
+Tolerances: as tests/test_play_check.py (the drummer's start within ±150 ms
+of its moment, a try made again when guji says its sound was disturbed —
+:data:`test_play_check.TRIES` tries at most); deviations against the truth:
+median spread ≤ 2 ms after the constant (the issue's figure).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+import practice_set
+from runner import environment
+from test_play_check import (COUNT_IN, GUJI, INTERVAL, LATENCY, TRIES, _default_input,
+                             _disturbed, room)  # noqa: F401  (room: the fixture)
+from guji.practice.expected import expected_events
+from guji.text.reading.editions import load
+from guji.text.reading.notation import Drum, Rite
+from guji.timing.layout import lay_out, ramp
+from guji.timing.performance import Timing
+from guji.timing.voices import Voice
+
+RATE = 48000
+
+
+def _drummer(tmp_path, events, *, seed, plays=lambda e: True, wrong=(), missing=(),
+             extra=(), jitter=0.015):
+    """A drummer's WAV of *events* (with absolute times; the strokes *plays* keeps,
+    jittered; *wrong*/*missing*: their numbers among those; *extra*: hits half a
+    step after these numbers' strokes) and the truth: [(kind, time in the file,
+    the event's time from the first stroke's)] of the strokes played, and the
+    extras' times. The file's time LEAD is the performance's first stroke (played
+    or not), as in tests/test_play_check.py."""
+    rng = np.random.default_rng(seed)
+    origin = min(e.time for e in events if e.drum is not None)   # the file's LEAD
+    events = [replace(e, time=e.time - origin) for e in events]
+    strokes = [e for e in events if e.drum is not None and plays(e)]
+    after = {e.step: n for n, e in enumerate(events)}
+    placed, truth, extras = [], [], []
+    for k, e in enumerate(strokes):
+        if k in missing:
+            truth.append(("missing", None, e.time))
+            continue
+        t = practice_set.LEAD + e.time + float(np.clip(rng.normal(0, jitter), -0.1, 0.1))
+        big = (e.drum is Drum.BIG) != (k in wrong)
+        placed.append((t, Voice.BIG if big else Voice.SMALL, 10 ** (rng.uniform(-3, 3) / 20)))
+        truth.append(("wrong drum" if k in wrong else "ok", t, e.time))
+        if k in extra:
+            following = events[after[e.step] + 1]
+            t = practice_set.LEAD + (e.time + following.time) / 2
+            placed.append((t, Voice.SMALL, 1.0))
+            extras.append(t)
+    x, _onset = practice_set._sounded(placed, RATE, "guji")
+    path = tmp_path / "drummer.wav"
+    sf.write(path, (0.5 * x / max(1.0, np.abs(x).max())).astype(np.float32), RATE,
+             subtype="FLOAT")
+    return path, truth, extras
+
+
+def _along(room, tmp_path, options, drummer, first_interval, *, enough=None):
+    """``guji play OPTIONS --check --json`` with *drummer* started so that its time
+    LEAD falls on guji's first stroke (the first click's line + COUNT_IN intervals
+    of *first_interval*); *enough(lines)*: SIGINT guji once true (a loop). (exit
+    status, [(arrival, line)], stderr, parec's recording.)"""
+    env = room.child_env(environment())
+    rec = room.record(tmp_path / "room.wav")
+    rec.wait_for_audio()
+    p = subprocess.Popen(GUJI + ["play", *options, "--check", "--json", "--latency", LATENCY,
+                                 "--input", _default_input(room)], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)
+    reader.start()
+    first = p.stdout.readline()
+    lines = [(time.monotonic(), json.loads(first))] if first.strip() else []
+    wait = COUNT_IN * first_interval - practice_set.LEAD - (time.monotonic() - lines[0][0])
+    threading.Event().wait(max(0.0, wait))
+    player = subprocess.Popen(["paplay", str(drummer)], env=room.child_env(environment()))
+    for line in p.stdout:
+        if line.strip():
+            lines.append((time.monotonic(), json.loads(line)))
+        if enough is not None and enough([d for _, d in lines]):
+            p.send_signal(signal.SIGINT)
+            enough = None
+    code = p.wait(60)
+    player.wait(60)
+    reader.join(10)
+    threading.Event().wait(0.2)
+    rec.stop()
+    return code, lines, "".join(err), rec
+
+
+def _reports(lines) -> list[dict]:
+    return [d for _, d in lines if "summary" in d]
+
+
+def _offsets(report, truth) -> list[float]:
+    """(reported − true deviation) in ms of each stroke both have, by order: the
+    drummer's start against guji's grid, one constant if all is well."""
+    rows = [r for r in report["strokes"] if r["kind"] != "extra"]
+    assert len(rows) == len(truth), (len(rows), len(truth))
+    return [row["deviation_ms"] - (t - practice_set.LEAD - at) * 1000
+            for row, (kind, t, at) in zip(rows, truth)
+            if t is not None and row["deviation_ms"] is not None]
+
+
+def _tries(run):
+    """*run()* → (code, lines, err, rec, offset) made again while disturbed (module docstring)."""
+    for attempt in range(TRIES):
+        got = run()
+        code, lines, err, rec, offset = got
+        print(f"try {attempt + 1}: the drummer {offset:+.1f} ms against guji's grid; {err!r}")
+        if abs(offset) < 150 and not _disturbed(err):
+            return got
+    pytest.fail(f"no undisturbed try in {TRIES} ({offset:+.1f} ms, {err!r})")
+
+
+def _stroke_lines(lines) -> list[int]:
+    """Where in *lines* each stroke's line is (clicks and reports left out)."""
+    return [n for n, (_, d) in enumerate(lines) if "summary" not in d and d["drum"] != "click"]
+
+
+def _report_lines(lines) -> list[int]:
+    return [n for n, (_, d) in enumerate(lines) if "summary" in d]
+
+
+def _while_playing(lines, per_pass: int, passes: int) -> None:
+    """Each report but the last is out before the next pass's last stroke is
+    shown (module docstring); the delays after its own pass's last stroke said."""
+    strokes, reports = _stroke_lines(lines), _report_lines(lines)
+    for k in range(passes - 1):
+        own_last = strokes[per_pass * (k + 1) - 1]
+        print(f"pass {k + 1}: its report {lines[reports[k]][0] - lines[own_last][0]:.2f} s "
+              "after its last stroke was shown")
+        assert own_last < reports[k] < strokes[per_pass * (k + 2) - 1], (k, reports, strokes)
+
+
+def _per_pass(truth, per_pass: int) -> list[list]:
+    return [truth[k:k + per_pass] for k in range(0, len(truth), per_pass)]
+
+
+def test_a_loop_is_reported_after_each_pass_while_it_plays(room, tmp_path):
+    options = ["lu", "--loop", "--count-in", str(COUNT_IN), "--bpm", "100"]
+    events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, INTERVAL, 3, COUNT_IN)))
+    drummer, truth, extras = _drummer(tmp_path, events, seed=28, wrong=(4,), missing=(17,),
+                                      extra=(28,))
+    per_pass = len(truth) // 3
+    passes = _per_pass(truth, per_pass)
+
+    def run():
+        code, lines, err, rec = _along(room, tmp_path, options, drummer, INTERVAL,
+                                       enough=lambda ds: len(_reports([(0, d) for d in ds])) >= 3)
+        reports = _reports(lines)
+        offs = [o for r, t in zip(reports, passes) for o in _offsets(r, t)] if \
+            len(reports) >= 3 else [np.inf]
+        return code, lines, err, rec, float(np.median(offs))
+
+    code, lines, err, rec, offset = _tries(run)
+    assert code == 130, err                      # stopped by Ctrl-C, as a loop is
+    reports = _reports(lines)[:3]
+    assert [r["pass"] for r in reports] == [1, 2, 3]
+    _while_playing(lines, per_pass, 3)
+    for report, truth_k in zip(reports, passes):
+        assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
+            [k for k, _, _ in truth_k]
+        assert report["tempo"]["how"] == "given" and report["tempo"]["bpm"] == 100.0
+    assert [sum(r["kind"] == "extra" for r in rep["strokes"]) for rep in reports] == [0, 0, 1]
+    checked = subprocess.run(GUJI + ["check", str(rec.path), "lu", "--count-in", str(COUNT_IN),
+                                     "--bpm", "100", "--repeat", "3", "--json"],
+                             env=environment(), capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    reference = [r for r in json.loads(checked.stdout)["strokes"] if r["kind"] != "extra"]
+    mine = [r for rep in reports for r in rep["strokes"] if r["kind"] != "extra"]
+    assert [r["kind"] for r in mine] == [r["kind"] for r in reference]
+    worst = max(abs(a["deviation_ms"] - b["deviation_ms"]) for a, b in zip(mine, reference)
+                if a["deviation_ms"] is not None)
+    print(f"pass by pass against guji check of the recording: max {worst:.3f} ms")
+    assert worst <= 1.0
+    spread = [abs(o - offset) for r, t in zip(reports, passes) for o in _offsets(r, t)]
+    assert np.median(spread) <= 2.0
+    assert "Traceback" not in err, err
+
+
+def test_a_ramp_is_checked_pass_by_pass_each_at_its_tempo(room, tmp_path):
+    options = ["lu", "--ramp", "90:110", "--repeat", "3", "--count-in", str(COUNT_IN)]
+    performance = ramp([load("lu")], Timing(Rite.TOUHU, repeat=3, count_in=COUNT_IN), 90, 110)
+    events = expected_events(performance)
+    drummer, truth, extras = _drummer(tmp_path, events, seed=29, wrong=(5,), missing=(20,),
+                                      extra=(30,))
+    per_pass = len(truth) // 3
+    passes = _per_pass(truth, per_pass)
+
+    def run():
+        code, lines, err, rec = _along(room, tmp_path, options, drummer, 60 / 90)
+        reports = _reports(lines)
+        offs = [o for r, t in zip(reports, passes) for o in _offsets(r, t)] if \
+            len(reports) == 3 else [np.inf]
+        return code, lines, err, rec, float(np.median(offs))
+
+    code, lines, err, rec, offset = _tries(run)
+    assert code == 0, err
+    reports = _reports(lines)
+    assert [r["pass"] for r in reports] == [1, 2, 3]
+    _while_playing(lines, per_pass, 3)
+    assert [r["tempo"]["bpm"] for r in reports] == [90.0, 100.0, 110.0]
+    assert all(r["tempo"]["how"] == "given" for r in reports)
+    medians = []
+    for report, truth_k in zip(reports, passes):
+        assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
+            [k for k, _, _ in truth_k]
+        offs = _offsets(report, truth_k)
+        medians.append(float(np.median(offs)))
+        assert np.median([abs(o - offset) for o in offs]) <= 2.0, offs
+    print(f"the drummer against each pass's grid: {', '.join(f'{m:+.2f}' for m in medians)} ms")
+    assert max(medians) - min(medians) <= 2.0, medians
+    assert [sum(r["kind"] == "extra" for r in rep["strokes"]) for rep in reports] == [0, 0, 1]
+
+
+def test_minus_one_scores_only_the_drummers_drum(room, tmp_path):
+    """guji plays 鼙 (``--mute 鼓``: 鼓 is left to the drummer) into the room, which
+    the microphone hears: the report has the 鼓 strokes only and no extra hit but
+    the drummer's own."""
+    options = ["lu", "--mute", "鼓", "--count-in", str(COUNT_IN), "--bpm", "100"]
+    events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, INTERVAL, 1, COUNT_IN)))
+    big = [e for e in events if e.drum is Drum.BIG]
+    drummer, truth, extras = _drummer(tmp_path, events, seed=30, plays=lambda e: e.drum is Drum.BIG,
+                                      wrong=(1,), missing=(3,), extra=(0,))
+
+    def run():
+        code, lines, err, rec = _along(room, tmp_path, options, drummer, INTERVAL)
+        reports = _reports(lines)
+        offs = _offsets(reports[-1], truth) if reports else [np.inf]
+        return code, lines, err, rec, float(np.median(offs))
+
+    code, lines, err, rec, offset = _tries(run)
+    assert code == 0, err
+    (report,) = _reports(lines)
+    assert report["pass"] is None
+    assert report["summary"]["strokes"] == len(big) == len(truth)
+    rows = [r for r in report["strokes"] if r["kind"] != "extra"]
+    assert [r["kind"] for r in rows] == [k for k, _, _ in truth], \
+        (json.dumps(report), truth)
+    assert {r["glyph"] for r in rows} == {e.glyph for e in big}
+    assert report["summary"]["extra"] == len(extras) == 1
+    spread = [abs(o - offset) for o in _offsets(report, truth)]
+    assert np.median(spread) <= 2.0
+    # the microphone did hear guji's 鼙: guji check of the room has them all, played
+    checked = subprocess.run(GUJI + ["check", str(rec.path), "lu", "--count-in", str(COUNT_IN),
+                                     "--bpm", "100", "--json"],
+                             env=environment(), capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    small = [r for r in json.loads(checked.stdout)["strokes"] if r["glyph"] not in
+             {e.glyph for e in big} and r["kind"] != "extra"]
+    assert len(small) == len(events) - COUNT_IN - len(big)
+    assert all(r["kind"] == "ok" for r in small), small

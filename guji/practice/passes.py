@@ -50,6 +50,8 @@ class Pass:
     lo, hi:
         Seconds of the performance: the hits heard from *lo* up to *hi*
         are this pass's (``-inf`` for the first, ``inf`` for the last).
+    looped:
+        A pass of ``--loop`` (what ``guji play`` shows as ``loop 3``).
     """
 
     number: int
@@ -58,6 +60,7 @@ class Pass:
     start: float
     lo: float
     hi: float
+    looped: bool = False
 
     @property
     def first(self) -> float:
@@ -120,7 +123,7 @@ def _loop_pass(loop: Loop, k: int) -> Pass:
     start = grid_time(base, loop.interval)
     events = tuple(replace(e, step=e.step - base, time=e.time - start)
                    for e in drummers(loop.passes(k, 1)))
-    return Pass(k, events, loop.interval, start, -math.inf, math.inf)
+    return Pass(k, events, loop.interval, start, -math.inf, math.inf, looped=True)
 
 
 def _bounded(passes: list[Pass]) -> tuple[Pass, ...]:

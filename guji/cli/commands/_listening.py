@@ -174,8 +174,10 @@ class PassChecker:
                         anchored=self.how, anchor_minus_clocks_ms=self.differ,
                         **{"pass": p.number + 1 if several else None})
             return json.dumps(data, ensure_ascii=False) + "\n"
-        source = _("{source}, pass {number}").format(source=self.source, number=p.number + 1) \
-            if several else self.source
+        source = self.source
+        if several:
+            said = _("{source}, loop {number}") if p.looped else _("{source}, pass {number}")
+            source = said.format(source=source, number=p.number + 1)
         text = report_text(pairing, source, tempo)
         if self.checked > 1:
             return "\n" + text

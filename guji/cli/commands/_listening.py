@@ -72,11 +72,12 @@ class PassChecker:
                 self._clock_checked()
                 if self._lost_time() or self.pending.hi == math.inf:
                     return                       # the rest at the end (or, lost frames: never)
-                need = self._frames_needed(self.pending, self._play_report())
+                report = self._play_report() if self.anchor is None else None
+                need = self._frames_needed(self.pending, report)
                 if need is None or self.listening.frames < need:
                     self._stop.wait(LOOK)
                     continue
-                text = self._check(self.pending, self._play_report())
+                text = self._check(self.pending, report)
                 self.outputs.interject(text, sys.stdout)
                 self.pending = next(self._passes, None)
         except BaseException as e:               # said by finish(), in the command's thread
@@ -125,7 +126,7 @@ class PassChecker:
         if self.anchor is not None and p.hi != math.inf:
             self.listening.forget_before(int((self.anchor + p.hi - PAD) * self.rate))
         self.checked += 1
-        return self._text(p, pairing, clocks)
+        return self._text(p, pairing)
 
     def _clock_checked(self) -> None:
         """:class:`GujiError` when the input has no clock (ALSA's null device)."""
@@ -164,7 +165,7 @@ class PassChecker:
     def source(self) -> str:
         return _("the input") if self.args.input is None else self.args.input
 
-    def _text(self, p, pairing, clocks) -> str:
+    def _text(self, p, pairing) -> str:
         from ...practice.report import TempoUsed, report_json, report_text
         tempo = TempoUsed("given", p.interval, p.interval, p.interval)
         several = p.lo != -math.inf or p.hi != math.inf

@@ -165,17 +165,20 @@ class Capture:
     def reader(self, start: int = 0, stop: int | None = None) -> "BlockReader":
         """What came in, frames *start* … *stop* (default: all held), read as a
         sound file is (``read(frames, dtype=, always_2d=)``), a block at a time,
-        without one array of it all; :attr:`BlockReader.frames` says how many.
+        without one array of it all; :attr:`BlockReader.frames` says how many,
+        :attr:`BlockReader.start` from which input frame (*start*, or the first
+        still held).
         Safe while the input runs (the callback only appends)."""
         blocks, at = list(self._blocks), self._base
         stop = self.frames if stop is None else min(stop, self.frames)
+        start = max(start, at)                    # what was let go is not there
         chosen = []
         for block in blocks:
             lo, hi = max(start, at), min(stop, at + len(block))
             if lo < hi:
                 chosen.append(block[lo - at:hi - at])
             at += len(block)
-        return BlockReader(chosen)
+        return BlockReader(chosen, start)
 
     def forget_before(self, frame: int) -> None:
         """Let go of the blocks wholly before input frame *frame* (checked
@@ -189,9 +192,10 @@ class Capture:
 class BlockReader:
     """Mono float32 blocks read as :class:`soundfile.SoundFile` reads a file."""
 
-    def __init__(self, blocks: list[np.ndarray]):
+    def __init__(self, blocks: list[np.ndarray], start: int = 0):
         self._blocks, self._at, self._offset = blocks, 0, 0
         self.frames = sum(len(b) for b in blocks)
+        self.start = start
 
     def read(self, frames: int, dtype: str = "float32", always_2d: bool = True) -> np.ndarray:
         parts, wanted = [], frames

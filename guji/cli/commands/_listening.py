@@ -145,7 +145,7 @@ class PassChecker:
         reader = self.listening.reader(lo, hi)
         heard = transcribe_reader(reader, self.source, self.rate, reader.frames)
         start, stop = near + p.lo, near + p.hi
-        shifted = (replace(h, time=h.time + lo / self.rate) for h in heard.hits)
+        shifted = (replace(h, time=h.time + reader.start / self.rate) for h in heard.hits)
         return tuple(h for h in shifted if start <= h.time < stop)
 
     def _anchor(self, p, hits, clocks: float | None) -> None:

@@ -98,6 +98,8 @@ def _checked(what, args, x, *, seconds=200.0):
     capture.ended = STARTED + len(x) / RATE      # as fast as real time, for clockless
     assert checker.error is None, checker.error
     text = out.getvalue() + checker.finish(report)
+    if not args.json:
+        return text, capture
     return [json.loads(line) for line in text.splitlines()], capture
 
 
@@ -193,3 +195,27 @@ def test_the_passes_are_bounded_half_way_between_them():
     assert [e.step for e in second.events] == list(range(12))
     one = whole(perf)
     assert (one.lo, one.hi) == (-np.inf, np.inf) and len(one.events) == 16
+
+
+def test_the_text_reports_name_their_pass(tmp_path):
+    """Text, as guji check prints it, each report's first line naming its pass as
+    the stroke display does (a loop's "loop 2", a ramp's "pass 2"); the anchor's
+    line once, after the first."""
+    perf = lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 1, 4))
+    events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 2, 4)))
+    path, truth, _extras = _drummer(tmp_path, events, seed=44)
+    text, _capture = _checked(Loop(perf), _args(json=False, loop=True), _room(path, events, _clicks))
+    heads = [line for line in text.splitlines() if line.startswith("the input")]
+    assert heads == ["the input, loop 1: 12 of 12 strokes right (0 wrong drum, 0 missing, 0 extra)",
+                     "the input, loop 2: 12 of 12 strokes right (0 wrong drum, 0 missing, 0 extra)"]
+    assert [line for line in text.splitlines() if line.startswith("time from")] == \
+        ["time from the first hit"]            # no clocks in this simulation
+    performance = ramp([load("lu")], Timing(Rite.TOUHU, repeat=2, count_in=4), 90, 110)
+    events = expected_events(performance)
+    path, truth, _extras = _drummer(tmp_path, events, seed=45)
+    text, _capture = _checked(performance, _args(json=False, ramp=(90, 110)),
+                              _room(path, events, _clicks))
+    assert [line.split(":")[0] for line in text.splitlines() if line.startswith("the input")] == \
+        ["the input, pass 1", "the input, pass 2"]
+    assert "tempo: 90.0 bpm (0.667 s a stroke), as given" in text
+    assert "tempo: 110.0 bpm (0.545 s a stroke), as given" in text

@@ -52,6 +52,9 @@ from guji.timing.performance import Timing
 from guji.timing.voices import Voice
 
 RATE = 48000
+#: Seconds after which a guji that has not ended is killed (a loop's reports
+#: not coming would otherwise keep it playing): three times the longest try.
+WATCHDOG = 120.0
 
 
 def _drummer(tmp_path, events, *, seed, plays=lambda e: True, wrong=(), missing=(),
@@ -103,6 +106,8 @@ def _along(room, tmp_path, options, drummer, first_interval, *, enough=None):
     err: list[str] = []
     reader = threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)
     reader.start()
+    watchdog = threading.Timer(WATCHDOG, p.kill)     # a loop whose reports never come
+    watchdog.start()
     first = p.stdout.readline()
     lines = [(time.monotonic(), json.loads(first))] if first.strip() else []
     wait = COUNT_IN * first_interval - practice_set.LEAD - (time.monotonic() - lines[0][0])
@@ -115,6 +120,7 @@ def _along(room, tmp_path, options, drummer, first_interval, *, enough=None):
             p.send_signal(signal.SIGINT)
             enough = None
     code = p.wait(60)
+    watchdog.cancel()
     player.wait(60)
     reader.join(10)
     threading.Event().wait(0.2)

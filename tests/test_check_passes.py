@@ -219,3 +219,5 @@ def test_the_text_reports_name_their_pass(tmp_path):
         ["the input, pass 1", "the input, pass 2"]
     assert "tempo: 90.0 bpm (0.667 s a stroke), as given" in text
     assert "tempo: 110.0 bpm (0.545 s a stroke), as given" in text
+    assert text.splitlines()[-1] == \
+        "all 2 passes: 24 of 24 strokes right (0 wrong drum, 0 missing, 0 extra)"

@@ -30,7 +30,7 @@ import sys
 import threading
 
 from ...errors import GujiError
-from ...i18n import _
+from ...i18n import _, ngettext
 
 #: Seconds of input heard past a pass's end before it is checked.
 AFTER = 0.4
@@ -53,6 +53,7 @@ class PassChecker:
         self.anchor: float | None = None         # the input's seconds of the performance's 0
         self.how, self.differ = "first hit", None
         self.checked = 0
+        self.totals = [0, 0, 0, 0, 0]             # strokes, right, wrong drum, missing, extra
         self.error: BaseException | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -126,6 +127,10 @@ class PassChecker:
         if self.anchor is not None and p.hi != math.inf:
             self.listening.forget_before(int((self.anchor + p.hi - PAD) * self.rate))
         self.checked += 1
+        a = pairing.alignment
+        for k, n in enumerate((len(pairing.strokes), a.matches, a.substitutions, a.deletions,
+                               a.insertions)):
+            self.totals[k] += n
         return self._text(p, pairing)
 
     def _clock_checked(self) -> None:
@@ -216,7 +221,20 @@ class PassChecker:
             out.append(self._check(p, report))
             self.pending = None if p.hi == math.inf else next(self._passes, None)
         self._lost()
+        if self.checked > 1 and not self.args.json:
+            out.append(self._totals())
         return "".join(out)
+
+    def _totals(self) -> str:
+        """The last line after several passes: theirs together."""
+        strokes, right, wrong, missing, extra = self.totals
+        return "\n" + ngettext(
+            "{passes} pass: {right} of {strokes} strokes right ({wrong} wrong drum, "
+            "{missing} missing, {extra} extra)",
+            "all {passes} passes: {right} of {strokes} strokes right ({wrong} wrong drum, "
+            "{missing} missing, {extra} extra)", self.checked).format(
+            passes=self.checked, right=right, strokes=strokes, wrong=wrong, missing=missing,
+            extra=extra) + "\n"
 
     def _lost(self) -> None:
         listening = self.listening

@@ -191,6 +191,11 @@ def test_play_check_refuses_what_it_cannot_check(tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "over its limit of 2 h" in p.stderr, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    # a loop of a ramp (its passes at several tempi) is refused with or without --check
+    p = subprocess.run(GUJI + ["play", "lu", "--loop", "--ramp", "60:100", "--repeat", "2"],
+                       env=environment(), capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.strip().splitlines() == [
+        "guji: --ramp plays its passes once, each at its tempo: leave out --loop"], p.stderr
     p = subprocess.run(GUJI + ["play", "lu", "--input", "mic"], env=environment(),
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "--check" in p.stderr, p.stderr

@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import practice_set  # noqa: E402
 from test_check_passes import _args, _clicks, _room  # noqa: E402
-from test_play_check_passes import _drummer  # noqa: E402
+import drummer as along  # noqa: E402
 
 from guji.cli.commands._listening import PassChecker  # noqa: E402
 from guji.cli.commands._practise import passes_of, practice_what  # noqa: E402
@@ -48,7 +48,7 @@ def one(name: str, passes: int, folder: Path) -> None:
     pattern = load(name)
     performance = lay_out([pattern], Timing(Rite.TOUHU, 0.6, 1, 4))
     events = expected_events(lay_out([pattern], Timing(Rite.TOUHU, 0.6, passes, 4)))
-    path, truth, _extras = _drummer(folder, events, seed=50)
+    path, truth, _extras = along.drummer(folder, events, seed=50)
     x = _room(path, events, _clicks)
     args = _args(loop=True, ids=[name])
     played = practice_what(Loop(performance), args)

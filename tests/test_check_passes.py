@@ -25,7 +25,7 @@ import pytest
 import soundfile as sf
 
 import practice_set
-from test_play_check_passes import _drummer, _offsets, _per_pass
+import drummer as along
 from guji.cli.commands._listening import PassChecker
 from guji.cli.commands._practise import passes_of, practice_what
 from guji.cli.live import Outputs
@@ -129,19 +129,19 @@ def _clicks(e):
 def test_each_pass_of_a_ramp_is_scored_on_its_own_grid(tmp_path):
     performance = ramp([load("lu")], Timing(Rite.TOUHU, repeat=3, count_in=4), 80, 120)
     events = expected_events(performance)
-    path, truth, extras = _drummer(tmp_path, events, seed=41, wrong=(2,), missing=(15,),
+    path, truth, extras = along.drummer(tmp_path, events, seed=41, wrong=(2,), missing=(15,),
                                    extra=(27,))
     x = _room(path, events, _clicks)
     reports, _capture = _checked(performance, _args(ramp=(80, 120)), x)
     assert [r["pass"] for r in reports] == [1, 2, 3]
     assert [r["tempo"]["bpm"] for r in reports] == [80.0, 100.0, 120.0]
     offsets = []
-    for report, truth_k in zip(reports, _per_pass(truth, 12)):
+    for report, truth_k in zip(reports, along.per_pass(truth, 12)):
         assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
             [k for k, _, _ in truth_k]
         assert [r["stroke"] for r in report["strokes"] if r["stroke"] is not None] == \
             list(range(12))
-        offsets += _offsets(report, truth_k)
+        offsets += along.offsets(report, truth_k)
     assert [r["summary"]["extra"] for r in reports] == [0, 0, 1]
     assert np.ptp(offsets) <= 0.1, offsets            # one constant: the click's attack
 
@@ -149,17 +149,17 @@ def test_each_pass_of_a_ramp_is_scored_on_its_own_grid(tmp_path):
 def test_a_loop_is_scored_pass_by_pass_and_lets_go_of_what_it_checked(tmp_path):
     perf = lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 1, 4))
     events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 6, 4)))
-    path, truth, extras = _drummer(tmp_path, events, seed=42, wrong=(40,), missing=(13,),
+    path, truth, extras = along.drummer(tmp_path, events, seed=42, wrong=(40,), missing=(13,),
                                    extra=(60,))
     x = _room(path, events, _clicks)
     reports, capture = _checked(Loop(perf), _args(loop=True), x, seconds=30.0)
     # six passes played, and silence after: the loop goes on (all missing), not checked
     assert [r["pass"] for r in reports] == [1, 2, 3, 4, 5, 6]
     offsets = []
-    for report, truth_k in zip(reports, _per_pass(truth, 12)):
+    for report, truth_k in zip(reports, along.per_pass(truth, 12)):
         assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
             [k for k, _, _ in truth_k]
-        offsets += _offsets(report, truth_k)
+        offsets += along.offsets(report, truth_k)
     assert np.ptp(offsets) <= 0.1, offsets
     assert [r["summary"]["extra"] for r in reports] == [0, 0, 0, 0, 0, 1]
     # 45 s of input went through a capture holding 30 s, nothing dropped: it let go
@@ -171,7 +171,7 @@ def test_minus_one_scores_only_the_drum_left_out(tmp_path):
     perf = lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 2, 4))
     events = expected_events(perf)
     for muted, kept in ((Drum.BIG, Voice.SMALL), (Drum.SMALL, Voice.BIG)):
-        path, truth, extras = _drummer(tmp_path, events, seed=43,
+        path, truth, extras = along.drummer(tmp_path, events, seed=43,
                                        plays=lambda e: e.drum is muted, wrong=(1,),
                                        missing=(3,), extra=(0,))
         x = _room(path, events, lambda e: Voice.CLICK if e.drum is None else
@@ -183,7 +183,7 @@ def test_minus_one_scores_only_the_drum_left_out(tmp_path):
         assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
             [k for k, _, _ in truth]
         assert report["summary"]["extra"] == 1            # the drummer's; guji's are its own
-        assert np.ptp(_offsets(report, truth)) <= 0.1
+        assert np.ptp(along.offsets(report, truth)) <= 0.1
 
 
 def test_the_passes_are_bounded_half_way_between_them():
@@ -203,7 +203,7 @@ def test_the_text_reports_name_their_pass(tmp_path):
     line once, after the first."""
     perf = lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 1, 4))
     events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, 0.6, 2, 4)))
-    path, truth, _extras = _drummer(tmp_path, events, seed=44)
+    path, truth, _extras = along.drummer(tmp_path, events, seed=44)
     text, _capture = _checked(Loop(perf), _args(json=False, loop=True), _room(path, events, _clicks))
     heads = [line for line in text.splitlines() if line.startswith("the input")]
     assert heads == ["the input, loop 1: 12 of 12 strokes right (0 wrong drum, 0 missing, 0 extra)",
@@ -212,7 +212,7 @@ def test_the_text_reports_name_their_pass(tmp_path):
         ["time from the first hit"]            # no clocks in this simulation
     performance = ramp([load("lu")], Timing(Rite.TOUHU, repeat=2, count_in=4), 90, 110)
     events = expected_events(performance)
-    path, truth, _extras = _drummer(tmp_path, events, seed=45)
+    path, truth, _extras = along.drummer(tmp_path, events, seed=45)
     text, _capture = _checked(performance, _args(json=False, ramp=(90, 110)),
                               _room(path, events, _clicks))
     assert [line.split(":")[0] for line in text.splitlines() if line.startswith("the input")] == \

@@ -34,13 +34,12 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import replace
 
 import numpy as np
 import pytest
-import soundfile as sf
 
 import practice_set
+import drummer as along
 from runner import environment
 from test_play_check import (COUNT_IN, GUJI, INTERVAL, LATENCY, TRIES, _default_input,
                              _disturbed, room)  # noqa: F401  (room: the fixture)
@@ -49,53 +48,17 @@ from guji.text.reading.editions import load
 from guji.text.reading.notation import Drum, Rite
 from guji.timing.layout import lay_out, ramp
 from guji.timing.performance import Timing
-from guji.timing.voices import Voice
 
-RATE = 48000
 #: Seconds after which a guji that has not ended is killed (a loop's reports
 #: not coming would otherwise keep it playing): three times the longest try.
 WATCHDOG = 120.0
 
 
-def _drummer(tmp_path, events, *, seed, plays=lambda e: True, wrong=(), missing=(),
-             extra=(), jitter=0.015):
-    """A drummer's WAV of *events* (with absolute times; the strokes *plays* keeps,
-    jittered; *wrong*/*missing*: their numbers among those; *extra*: hits half a
-    step after these numbers' strokes) and the truth: [(kind, time in the file,
-    the event's time from the first stroke's)] of the strokes played, and the
-    extras' times. The file's time LEAD is the performance's first stroke (played
-    or not), as in tests/test_play_check.py."""
-    rng = np.random.default_rng(seed)
-    origin = min(e.time for e in events if e.drum is not None)   # the file's LEAD
-    events = [replace(e, time=e.time - origin) for e in events]
-    strokes = [e for e in events if e.drum is not None and plays(e)]
-    after = {e.step: n for n, e in enumerate(events)}
-    placed, truth, extras = [], [], []
-    for k, e in enumerate(strokes):
-        if k in missing:
-            truth.append(("missing", None, e.time))
-            continue
-        t = practice_set.LEAD + e.time + float(np.clip(rng.normal(0, jitter), -0.1, 0.1))
-        big = (e.drum is Drum.BIG) != (k in wrong)
-        placed.append((t, Voice.BIG if big else Voice.SMALL, 10 ** (rng.uniform(-3, 3) / 20)))
-        truth.append(("wrong drum" if k in wrong else "ok", t, e.time))
-        if k in extra:
-            following = events[after[e.step] + 1]
-            t = practice_set.LEAD + (e.time + following.time) / 2
-            placed.append((t, Voice.SMALL, 1.0))
-            extras.append(t)
-    x, _onset = practice_set._sounded(placed, RATE, "guji")
-    path = tmp_path / "drummer.wav"
-    sf.write(path, (0.5 * x / max(1.0, np.abs(x).max())).astype(np.float32), RATE,
-             subtype="FLOAT")
-    return path, truth, extras
-
-
-def _along(room, tmp_path, options, drummer, first_interval, *, enough=None):
-    """``guji play OPTIONS --check --json`` with *drummer* started so that its time
-    LEAD falls on guji's first stroke (the first click's line + COUNT_IN intervals
-    of *first_interval*); *enough(lines)*: SIGINT guji once true (a loop). (exit
-    status, [(arrival, line)], stderr, parec's recording.)"""
+def _along(room, tmp_path, options, played, first_interval, *, enough=None):
+    """``guji play OPTIONS --check --json`` with *played* (the drummer's WAV)
+    started so that its time LEAD falls on guji's first stroke (the first click's
+    line + COUNT_IN intervals of *first_interval*); *enough(lines)*: SIGINT guji
+    once true (a loop). (exit status, [(arrival, line)], stderr, parec's recording.)"""
     env = room.child_env(environment())
     rec = room.record(tmp_path / "room.wav")
     rec.wait_for_audio()
@@ -112,7 +75,7 @@ def _along(room, tmp_path, options, drummer, first_interval, *, enough=None):
     lines = [(time.monotonic(), json.loads(first))] if first.strip() else []
     wait = COUNT_IN * first_interval - practice_set.LEAD - (time.monotonic() - lines[0][0])
     threading.Event().wait(max(0.0, wait))
-    player = subprocess.Popen(["paplay", str(drummer)], env=room.child_env(environment()))
+    player = subprocess.Popen(["paplay", str(played)], env=room.child_env(environment()))
     for line in p.stdout:
         if line.strip():
             lines.append((time.monotonic(), json.loads(line)))
@@ -130,16 +93,6 @@ def _along(room, tmp_path, options, drummer, first_interval, *, enough=None):
 
 def _reports(lines) -> list[dict]:
     return [d for _, d in lines if "summary" in d]
-
-
-def _offsets(report, truth) -> list[float]:
-    """(reported − true deviation) in ms of each stroke both have, by order: the
-    drummer's start against guji's grid, one constant if all is well."""
-    rows = [r for r in report["strokes"] if r["kind"] != "extra"]
-    assert len(rows) == len(truth), (len(rows), len(truth))
-    return [row["deviation_ms"] - (t - practice_set.LEAD - at) * 1000
-            for row, (kind, t, at) in zip(rows, truth)
-            if t is not None and row["deviation_ms"] is not None]
 
 
 def _tries(run):
@@ -173,23 +126,19 @@ def _while_playing(lines, per_pass: int, passes: int) -> None:
         assert own_last < reports[k] < strokes[per_pass * (k + 2) - 1], (k, reports, strokes)
 
 
-def _per_pass(truth, per_pass: int) -> list[list]:
-    return [truth[k:k + per_pass] for k in range(0, len(truth), per_pass)]
-
-
 def test_a_loop_is_reported_after_each_pass_while_it_plays(room, tmp_path):
     options = ["lu", "--loop", "--count-in", str(COUNT_IN), "--bpm", "100"]
     events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, INTERVAL, 3, COUNT_IN)))
-    drummer, truth, extras = _drummer(tmp_path, events, seed=28, wrong=(4,), missing=(17,),
+    path, truth, extras = along.drummer(tmp_path, events, seed=28, wrong=(4,), missing=(17,),
                                       extra=(28,))
     per_pass = len(truth) // 3
-    passes = _per_pass(truth, per_pass)
+    passes = along.per_pass(truth, per_pass)
 
     def run():
-        code, lines, err, rec = _along(room, tmp_path, options, drummer, INTERVAL,
+        code, lines, err, rec = _along(room, tmp_path, options, path, INTERVAL,
                                        enough=lambda ds: len(_reports([(0, d) for d in ds])) >= 3)
         reports = _reports(lines)
-        offs = [o for r, t in zip(reports, passes) for o in _offsets(r, t)] if \
+        offs = [o for r, t in zip(reports, passes) for o in along.offsets(r, t)] if \
             len(reports) >= 3 else [np.inf]
         return code, lines, err, rec, float(np.median(offs))
 
@@ -214,7 +163,7 @@ def test_a_loop_is_reported_after_each_pass_while_it_plays(room, tmp_path):
                 if a["deviation_ms"] is not None)
     print(f"pass by pass against guji check of the recording: max {worst:.3f} ms")
     assert worst <= 1.0
-    spread = [abs(o - offset) for r, t in zip(reports, passes) for o in _offsets(r, t)]
+    spread = [abs(o - offset) for r, t in zip(reports, passes) for o in along.offsets(r, t)]
     assert np.median(spread) <= 2.0
     assert "Traceback" not in err, err
 
@@ -223,15 +172,15 @@ def test_a_ramp_is_checked_pass_by_pass_each_at_its_tempo(room, tmp_path):
     options = ["lu", "--ramp", "90:110", "--repeat", "3", "--count-in", str(COUNT_IN)]
     performance = ramp([load("lu")], Timing(Rite.TOUHU, repeat=3, count_in=COUNT_IN), 90, 110)
     events = expected_events(performance)
-    drummer, truth, extras = _drummer(tmp_path, events, seed=29, wrong=(5,), missing=(20,),
+    path, truth, extras = along.drummer(tmp_path, events, seed=29, wrong=(5,), missing=(20,),
                                       extra=(30,))
     per_pass = len(truth) // 3
-    passes = _per_pass(truth, per_pass)
+    passes = along.per_pass(truth, per_pass)
 
     def run():
-        code, lines, err, rec = _along(room, tmp_path, options, drummer, 60 / 90)
+        code, lines, err, rec = _along(room, tmp_path, options, path, 60 / 90)
         reports = _reports(lines)
-        offs = [o for r, t in zip(reports, passes) for o in _offsets(r, t)] if \
+        offs = [o for r, t in zip(reports, passes) for o in along.offsets(r, t)] if \
             len(reports) == 3 else [np.inf]
         return code, lines, err, rec, float(np.median(offs))
 
@@ -246,7 +195,7 @@ def test_a_ramp_is_checked_pass_by_pass_each_at_its_tempo(room, tmp_path):
     for report, truth_k in zip(reports, passes):
         assert [r["kind"] for r in report["strokes"] if r["kind"] != "extra"] == \
             [k for k, _, _ in truth_k]
-        offs = _offsets(report, truth_k)
+        offs = along.offsets(report, truth_k)
         medians.append(float(np.median(offs)))
         assert np.median([abs(o - offset) for o in offs]) <= 2.0, offs
     print(f"the drummer against each pass's grid: {', '.join(f'{m:+.2f}' for m in medians)} ms")
@@ -263,13 +212,13 @@ def test_minus_one_scores_only_the_drummers_drum(room, tmp_path, choice, drummer
     options = ["lu", *choice, "--count-in", str(COUNT_IN), "--bpm", "100"]
     events = expected_events(lay_out([load("lu")], Timing(Rite.TOUHU, INTERVAL, 1, COUNT_IN)))
     mine = [e for e in events if e.drum is drummers]
-    drummer, truth, extras = _drummer(tmp_path, events, seed=30, plays=lambda e: e.drum is drummers,
+    path, truth, extras = along.drummer(tmp_path, events, seed=30, plays=lambda e: e.drum is drummers,
                                       wrong=(1,), missing=(3,), extra=(0,))
 
     def run():
-        code, lines, err, rec = _along(room, tmp_path, options, drummer, INTERVAL)
+        code, lines, err, rec = _along(room, tmp_path, options, path, INTERVAL)
         reports = _reports(lines)
-        offs = _offsets(reports[-1], truth) if reports else [np.inf]
+        offs = along.offsets(reports[-1], truth) if reports else [np.inf]
         return code, lines, err, rec, float(np.median(offs))
 
     code, lines, err, rec, offset = _tries(run)
@@ -282,7 +231,7 @@ def test_minus_one_scores_only_the_drummers_drum(room, tmp_path, choice, drummer
         (json.dumps(report), truth)
     assert {r["glyph"] for r in rows} == {e.glyph for e in mine}
     assert report["summary"]["extra"] == len(extras) == 1
-    spread = [abs(o - offset) for o in _offsets(report, truth)]
+    spread = [abs(o - offset) for o in along.offsets(report, truth)]
     assert np.median(spread) <= 2.0
     # the microphone did hear guji's strokes: guji check of the room has them all, played
     checked = subprocess.run(GUJI + ["check", str(rec.path), "lu", "--count-in", str(COUNT_IN),

@@ -179,7 +179,9 @@ def test_play_check_reports_what_check_reports_of_the_same_sound(room, tmp_path)
 
 
 def test_play_check_refuses_what_it_cannot_check(tmp_path):
-    for extra, word in ((["--loop"], "--loop"), (["--ramp", "60:100", "--repeat", "2"], "--ramp")):
+    for extra, word in ((["--loop", "--ramp", "60:100", "--repeat", "2"], "--loop"),
+                        (["--no-audio", "--midi-out", "x"], "--no-audio"),
+                        (["--mute", "鼓", "--ghost", "click"], "--ghost click")):
         p = subprocess.run(GUJI + ["play", "lu", "--check", *extra], env=environment(),
                            capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, p.stderr
@@ -189,6 +191,11 @@ def test_play_check_refuses_what_it_cannot_check(tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "over its limit of 2 h" in p.stderr, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    # a loop of a ramp (its passes at several tempi) is refused with or without --check
+    p = subprocess.run(GUJI + ["play", "lu", "--loop", "--ramp", "60:100", "--repeat", "2"],
+                       env=environment(), capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.strip().splitlines() == [
+        "guji: --ramp plays its passes once, each at its tempo: leave out --loop"], p.stderr
     p = subprocess.run(GUJI + ["play", "lu", "--input", "mic"], env=environment(),
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "--check" in p.stderr, p.stderr

@@ -16,10 +16,11 @@ to end of line) on purpose: its content is escaped with
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import threading
 from dataclasses import replace
-from typing import Iterable, TextIO
+from typing import Iterable, Iterator, TextIO
 
 from ..i18n import N_, _
 from ..errors import display_width, escape_controls
@@ -99,6 +100,20 @@ class StrokeDisplay:
         else:
             self.out.write(self._line + "\n")
         self.out.flush()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Nothing drawn meanwhile, the stroke line cleared (a terminal's) and
+        drawn again after: for lines written between two strokes
+        (:meth:`guji.cli.live.Outputs.interject`)."""
+        with self._lock:
+            drawn = self.tty and self._drawn
+            if drawn:
+                self.out.write("\r" + CLEAR_LINE)
+                self.out.flush()
+            yield
+            if drawn:
+                self._draw()
 
     def close(self) -> None:
         with self._lock:

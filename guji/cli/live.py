@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import threading
 from typing import Any, Iterator, Sequence, TextIO
 
 from ..errors import GujiError
@@ -38,10 +39,18 @@ class JsonLines:
 
     def __init__(self, out: TextIO):
         self.out = out
+        self._lock = threading.Lock()
 
     def show(self, sounding: Onset) -> None:
-        self.out.write(json.dumps(sounding.to_json(), ensure_ascii=False) + "\n")
-        self.out.flush()
+        with self._lock:
+            self.out.write(json.dumps(sounding.to_json(), ensure_ascii=False) + "\n")
+            self.out.flush()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """No line written meanwhile (:meth:`Outputs.interject`)."""
+        with self._lock:
+            yield
 
     def set_paused(self, paused: bool) -> None:
         pass
@@ -61,6 +70,18 @@ class Outputs:
         """The transport's ``on_stroke``: the stroke or click *item* is heard now."""
         for display in self.displays:
             display.show(item)
+
+    def interject(self, text: str, out: TextIO) -> None:
+        """Write *text* on *out* between two strokes shown (``play --check``'s
+        report of a pass): no display writes meanwhile, a terminal's stroke line
+        is cleared first and drawn again after."""
+        with contextlib.ExitStack() as stack:
+            for display in self.displays:
+                held = getattr(display, "held", None)
+                if held is not None:
+                    stack.enter_context(held())
+            out.write(text)
+            out.flush()
 
     def set_paused(self, paused: bool) -> None:
         for display in self.displays:

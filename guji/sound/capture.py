@@ -5,15 +5,17 @@
     samples = heard.samples()                           # mono float32, what came in
 
 PortAudio's callback copies each block it is given into a list, and nothing
-more (no lock, no print); the frames are kept up to *seconds* (the length of
-what is played, plus a tail, measured before the stream opens: the memory
-is bounded, ``4 × rate × seconds`` bytes), later frames are counted and
-dropped.
+more (no lock, no print); at most *seconds* of frames are held at once (the
+length of what is played, plus a tail, measured before the stream opens: the
+memory is bounded, ``4 × rate × seconds`` bytes), later frames are counted
+and dropped. ``play --check --loop`` lets go of each pass once it is checked
+(:meth:`Capture.forget_before`), so it holds a pass or two, not the practice.
 Overflows (``status.input_overflow``: frames the device lost) are counted:
 the caller says so, as a late stroke may then be a lost one. The frames are
 kept mono (folded as they come), 4 bytes each: 10 minutes at 48 kHz, 115 MB;
-:meth:`Capture.reader` reads them back a block at a time for the detector
-(:func:`guji.practice.transcribe.transcribe_reader`), as a file is read.
+:meth:`Capture.reader` reads them back (all, or a stretch) a block at a time
+for the detector (:func:`guji.practice.transcribe.transcribe_reader`), as a
+file is read — while the input runs, too.
 
 The input is the system's default unless *device* names one (index or part
 of a name, as ``guji devices --input`` lists them).
@@ -71,9 +73,10 @@ class Capture:
 
     def __init__(self, *, rate: int, seconds: float, device: int | str | None = None):
         self.rate, self.device = rate, device
-        self.limit = max(1, int(round(seconds * rate)))
+        self.limit = max(1, int(round(seconds * rate)))       # frames held at once
         self._blocks: list[np.ndarray] = []
-        self.frames = 0            # frames kept
+        self.frames = 0            # frames kept (the next kept frame's number)
+        self._base = 0             # the number of the first frame still held (forget_before)
         self.dropped = 0           # frames past the limit
         self.overflows = 0
         self._stream = None
@@ -87,7 +90,7 @@ class Capture:
         if time_info is not None:
             self._stamps.append((time_info.inputBufferAdcTime, time_info.currentTime,
                                  self.frames + self.dropped))
-        room = self.limit - self.frames
+        room = self.limit - (self.frames - self._base)
         if room <= 0:
             self.dropped += frames
             return
@@ -150,25 +153,49 @@ class Capture:
     def clockless(self) -> bool:
         """The input gave frames much faster than real time (ALSA's null
         device): it hears nothing and has no clock."""
-        return (self.frames + self.dropped) / self.rate > 2 * (self.ended - self.started) + 1
+        listened = (self.ended or time.monotonic()) - self.started
+        return (self.frames + self.dropped) / self.rate > 2 * listened + 1
 
     def samples(self) -> np.ndarray:
-        """What came in, mono float32, in one array."""
+        """What came in (and is still held), mono float32, in one array."""
         if not self._blocks:
             return np.zeros(0, dtype=np.float32)
         return np.concatenate(self._blocks)
 
-    def reader(self) -> "BlockReader":
-        """What came in, read as a sound file is (``read(frames, dtype=, always_2d=)``),
-        a block at a time, without one array of it all."""
-        return BlockReader(self._blocks)
+    def reader(self, start: int = 0, stop: int | None = None) -> "BlockReader":
+        """What came in, frames *start* … *stop* (default: all held), read as a
+        sound file is (``read(frames, dtype=, always_2d=)``), a block at a time,
+        without one array of it all; :attr:`BlockReader.frames` says how many,
+        :attr:`BlockReader.start` from which input frame (*start*, or the first
+        still held).
+        Safe while the input runs (the callback only appends)."""
+        blocks, at = list(self._blocks), self._base
+        stop = self.frames if stop is None else min(stop, self.frames)
+        start = max(start, at)                    # what was let go is not there
+        chosen = []
+        for block in blocks:
+            lo, hi = max(start, at), min(stop, at + len(block))
+            if lo < hi:
+                chosen.append(block[lo - at:hi - at])
+            at += len(block)
+        return BlockReader(chosen, start)
+
+    def forget_before(self, frame: int) -> None:
+        """Let go of the blocks wholly before input frame *frame* (checked
+        already: ``--loop`` holds a pass or two, not the whole practice). Called
+        by one thread only, the one reading."""
+        while self._blocks and self._base + len(self._blocks[0]) <= frame:
+            self._base += len(self._blocks[0])
+            del self._blocks[0]
 
 
 class BlockReader:
     """Mono float32 blocks read as :class:`soundfile.SoundFile` reads a file."""
 
-    def __init__(self, blocks: list[np.ndarray]):
+    def __init__(self, blocks: list[np.ndarray], start: int = 0):
         self._blocks, self._at, self._offset = blocks, 0, 0
+        self.frames = sum(len(b) for b in blocks)
+        self.start = start
 
     def read(self, frames: int, dtype: str = "float32", always_2d: bool = True) -> np.ndarray:
         parts, wanted = [], frames

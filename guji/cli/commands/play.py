@@ -112,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
                 warm_up = _warm_up_sound()
             if args.check:
                 from ._practise import checked_play
-                report, checked_text = checked_play(args, what_to_play(args),
-                                                    lambda what: _play(args, what, outlet))
+                report, checked_text = checked_play(
+                    args, what_to_play(args), lambda what, watch: _play(args, what, outlet, watch))
             else:
                 report = _play(args, what_to_play(args), outlet)
         except AudioDeviceError as e:
@@ -187,8 +187,9 @@ def _warm_up_sound() -> threading.Thread:
     return thread
 
 
-def _play(args: argparse.Namespace, what, outlet):
-    """The transport of the library (:func:`guji.live.make_transport`), run with the keys."""
+def _play(args: argparse.Namespace, what, outlet, watch=None):
+    """The transport of the library (:func:`guji.live.make_transport`), run with the keys;
+    *watch* (``--check``'s) is given the transport and the displays before it starts."""
     from ...live import make_transport
     from ..live import run_transport
     outputs = _outputs(args, what, outlet)
@@ -198,6 +199,8 @@ def _play(args: argparse.Namespace, what, outlet):
                                           latency=args.latency)
     transport = make_transport(what, audio=not args.no_audio, outlet=outlet,
                                on_stroke=outputs.heard, **audio, **midi)
+    if watch is not None:
+        watch(transport, outputs)
     return run_transport(transport, outputs)
 
 

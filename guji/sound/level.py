@@ -5,11 +5,24 @@ one gain for the whole render before its first block (:func:`plan`) and gives
 every block through the true-peak limiter (:func:`levelled`): the render
 measured by ITU-R BS.1770 (:mod:`guji.sound.loudness`) comes out at the
 target, its true peak at most the mix's ceiling (−1 dBTP; OGG −2). The gain is
-found by measuring: the render as it is, then limited at a guessed gain, the
-next guess by the secant through the last two measurements, until the
-loudness is within :data:`TOLERANCE_LU` of the target (at most
-:data:`MAX_PASSES` limited passes; each pass renders the piece without
-keeping it, so memory stays flat; a room's render is convolved each time).
+found by measuring, in one of two ways:
+
+* on the grid, dry (:mod:`guji.sound.steady`): the render as it is, then
+  limited at a guessed gain (the loudness wanted, and
+  :data:`GUESSED_LOSS_DB` for the limiter), the next guess by the secant
+  through the last two measurements, until the loudness is within
+  :data:`TOLERANCE_LU` of the target (at most :data:`MAX_PASSES` limited
+  passes). A pass costs its distinct steps; the render gives the last
+  pass's limited steps again.
+* otherwise (a room, a tempo off the whole samples: :mod:`guji.sound.gauge`):
+  one pass over the raw render measures it through the limiter at the
+  :data:`SPREAD_DB` gains around a guess (the loudness wanted over that of
+  the render's first minute, or its first twentieth, and
+  :data:`GUESSED_LOSS_DB`), and the gain is taken between the two on
+  either side of the target (the loudness is smooth in the gain: the
+  straight line between gains 1 dB apart is off by hundredths of an LU). A
+  guess that brackets nothing is moved and measured again. Memory stays flat:
+  no pass keeps the render.
 
 A render whose loudness cannot be measured (silence, or shorter than one
 400 ms gating block) keeps the peak rule of ``--loudness off``
@@ -22,8 +35,8 @@ import itertools
 import math
 from dataclasses import dataclass
 
+from .gauge import measure_at
 from .limiter import CHUNK_FRAMES, Limiter
-from .loudness import measure
 from .steady import Steady, step_of
 
 #: The loudness a render is made to by default (LUFS: streaming platforms' level).
@@ -34,6 +47,10 @@ TOLERANCE_LU = 0.15
 MAX_PASSES = 5
 #: The first guess at what the limiter takes off (LU): these drums lose about 1.3.
 GUESSED_LOSS_DB = 1.0
+#: The gains measured at once off the grid, around the guess (dB).
+SPREAD_DB = (-2.0, -1.0, 0.0, 1.0, 2.0)
+#: Off the grid the guess comes from this much of the render's start, at least (s).
+GUESS_SECONDS = 60
 #: The largest gain the plan gives (dB): a near-silent render is not blown up.
 MAX_GAIN_DB = 40.0
 
@@ -65,23 +82,16 @@ def plan(mix, target: float) -> Level | None:
     """The gain that brings *mix* (a :class:`~guji.sound.mixer.Mix`) to *target*
     LUFS through the limiter; ``None`` when its loudness cannot be measured."""
     step = step_of(mix)
-    state = mix._steady = Steady(mix, step) if step is not None else None
-
-    def loudness(gain_db: float | None) -> float:
-        if state is not None:           # a step at a time, each distinct one once
-            return (state.raw_loudness() if gain_db is None
-                    else state.limited_loudness(gain_db, mix.ceiling_dbfs))
-        raw = mix.raw_blocks()
-        blocks = raw if gain_db is None else limited(raw, mix, gain_db, mix.ceiling_dbfs)
-        return measure(blocks, mix.rate, mix.channels, mix.frames)
-
-    before = loudness(None)
+    if step is None:
+        return _plan_streamed(mix, target)
+    state = mix._steady = Steady(mix, step)
+    before = state.raw_loudness()
     if not math.isfinite(before):
         return None
     g0, l0 = 0.0, before
     gain = min(MAX_GAIN_DB, target - before + GUESSED_LOSS_DB)
     for _ in range(MAX_PASSES):
-        found = loudness(gain)
+        found = state.limited_loudness(gain, mix.ceiling_dbfs)
         if abs(found - target) <= TOLERANCE_LU or gain >= MAX_GAIN_DB:
             break
         slope = (found - l0) / (gain - g0) if gain != g0 else 1.0
@@ -92,6 +102,29 @@ def plan(mix, target: float) -> Level | None:
         gain = g0          # the last gain measured
         found = l0
     return Level(float(target), float(gain), float(found), float(mix.ceiling_dbfs))
+
+
+def _plan_streamed(mix, target: float) -> Level | None:
+    """:func:`plan` off the grid: several gains measured in each pass, the gain
+    found between two of them."""
+    prefix = min(mix.frames, max(GUESS_SECONDS * mix.rate, mix.frames // 20))
+    before, _ = measure_at(mix, (), mix.ceiling_dbfs, prefix)     # its first minute or so
+    guess = target - (before if math.isfinite(before) else target) + GUESSED_LOSS_DB
+    for _ in range(MAX_PASSES):
+        gains = sorted({min(MAX_GAIN_DB, guess + d) for d in SPREAD_DB})
+        raw, found = measure_at(mix, gains, mix.ceiling_dbfs)
+        if not math.isfinite(raw):
+            return None
+        for (g0, l0), (g1, l1) in zip(zip(gains, found), zip(gains[1:], found[1:])):
+            if l0 <= target <= l1 and l1 > l0:
+                gain = g0 + (target - l0) * (g1 - g0) / (l1 - l0)
+                return Level(float(target), float(gain), float(target), float(mix.ceiling_dbfs))
+        near = min(range(len(gains)), key=lambda i: abs(found[i] - target))
+        if abs(found[near] - target) <= TOLERANCE_LU or gains[-1] >= MAX_GAIN_DB:
+            break
+        slope = (found[-1] - found[0]) / (gains[-1] - gains[0]) if len(gains) > 1 else 1.0
+        guess = gains[near] + (target - found[near]) / min(1.0, max(0.05, slope))
+    return Level(float(target), float(gains[near]), float(found[near]), float(mix.ceiling_dbfs))
 
 
 def levelled(mix, level: Level, block_frames: int, start: int, stop: int):

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .gauge import Weighing
 from .limiter import Limiter
-from .loudness import Meter, k_weighting, piece_sums
+from .loudness import Meter, k_weighting
 
 #: Bytes of limited steps kept to give again.
 STEADY_MEMORY = 32 * 2**20
@@ -36,21 +37,6 @@ STEADY_MEMORY = 32 * 2**20
 PEAK_SPARE = 10.0 ** (-2.0 / 20.0)
 #: Loud frames' 4× points kept across passes (their count, all steps together).
 PEAK_FRAMES = 2_000_000
-
-
-def smooth_size(n: int) -> int:
-    """The least 2^a·3^b·5^c ≥ *n*: an FFT length as quick as a power of two's, and
-    often half as long."""
-    best = 1 << max(0, (n - 1).bit_length())
-    p5 = 1
-    while p5 < best:
-        p35 = p5
-        while p35 < best:
-            size = p35 << max(0, (-(-n // p35) - 1).bit_length())
-            best = min(best, size)
-            p35 *= 3
-        p5 *= 5
-    return best
 
 
 def step_of(mix) -> int | None:
@@ -77,11 +63,8 @@ class Steady:
         if steps is None and mix._made_frames != step:   # the distinct raw steps, made once
             _, mix._made = block_peaks(mix, step, BLOCK_MEMORY)
             mix._made_frames = step
-        self.ir = k_weighting(mix.rate)
-        self.taps = len(self.ir)
-        self.size = smooth_size(step + self.taps - 1)     # a raw step's outputs never wrap
-        self.spectrum = np.fft.rfft(self.ir.astype(np.float32), self.size)
-        self._spectra: dict[int, np.ndarray] = {}
+        self.weigh = Weighing(mix.rate, mix.channels)
+        self.taps = self.weigh.taps
         self.raw_sums: dict[tuple, tuple] = {}
         self.peaks: dict[tuple, tuple] = {}
         self._peak_room = PEAK_FRAMES
@@ -101,11 +84,7 @@ class Steady:
         hit = self.raw_sums.get(key)
         if hit is not None and hit[0] is before and hit[1] is now:
             return hit[2], hit[3]
-        taps = self.taps
-        x = np.ascontiguousarray(np.concatenate([before[-(taps - 1):], now]).T)
-        y = np.fft.irfft(np.fft.rfft(x, self.size) * self.spectrum, self.size)
-        power = np.square(y[:, taps - 1:taps - 1 + len(now)], dtype=np.float64).sum(axis=0)
-        sums, complete = piece_sums(power, at, self.mix.rate)
+        sums, complete = self.weigh.sums(before, now, at)
         if _fixed(before, now):
             self.raw_sums[key] = (before, now, sums, complete)
         return sums, complete
@@ -200,7 +179,7 @@ class Steady:
                 sums, complete = hit[2], hit[3]
             else:
                 sums, complete = self._raw_sums(prev[0], now, at)
-                sums = sums * g2 + self._turned_down(prev, now, out, spans, at, g2)
+                sums = sums * g2 + self.weigh.change(prev, now, out, spans, at, g2)
                 if _fixed(prev[1], out):
                     known[key] = (prev[1], out, sums, complete)
             meter.add_pieces(sums, complete)
@@ -210,55 +189,6 @@ class Steady:
         meter.finish()
         self.last = (gain_db, ceiling_dbfs, memo)
         return meter.integrated()
-
-    def _turned_down(self, prev, now, out, spans, at: int, g2: float):
-        """What the limiter changed in the K-weighted sums of squares of step *now*'s
-        pieces: the limited and the raw step weighted afresh where they are not
-        in proportion (its stretches turned down, and the ring of each after it,
-        the previous step's too), the difference of their sums."""
-        taps, n = self.taps, len(now)
-        p_raw, p_out, p_spans = prev
-        shift = len(p_out) - (taps - 1)   # frames of [previous's last taps − 1, now]
-        cat = [(max(0, a - shift), b - shift) for a, b in p_spans if b - shift > 0]
-        cat += [(taps - 1 + a, taps - 1 + b) for a, b in spans]
-        change = None
-        for a, b in _merged(cat, taps):
-            r0, r1 = max(0, a - (taps - 1)), min(n, b)      # now's frames the change reaches
-            if r1 <= r0:
-                continue
-            if change is None:
-                change = np.zeros(n)
-            change[r0:r1] = self._weighed_change(p_raw, now, p_out, out, r0, r1, g2)
-        return 0.0 if change is None else piece_sums(change, at, self.mix.rate)[0]
-
-    def _weighed_change(self, p_raw, now, p_out, out, r0: int, r1: int, g2: float):
-        """Σ over channels of (K-weighted limited)² − g2·(K-weighted raw)², frames
-        [*r0*, *r1*) of the step."""
-        taps = self.taps
-        rows = []
-        for before, step in ((p_raw, now), (p_out, out)):
-            seg = np.concatenate([before[-(taps - 1):], step[:r1]])[r0:]
-            rows.append(np.ascontiguousarray(seg.T))
-        x = np.concatenate(rows)                # float32 FFTs, as the raw step's
-        size = smooth_size(len(seg))
-        spectrum = self._spectra.get(size)
-        if spectrum is None:
-            spectrum = self._spectra.setdefault(size, np.fft.rfft(self.ir.astype(np.float32), size))
-        y = np.fft.irfft(np.fft.rfft(x, size) * spectrum, size)[:, taps - 1:len(seg)]
-        c = self.mix.channels
-        return (np.square(y[c:], dtype=np.float64).sum(axis=0)
-                - g2 * np.square(y[:c], dtype=np.float64).sum(axis=0))
-
-
-def _merged(spans, gap: int):
-    """*spans* (sorted ``(a, b)``) with those less than *gap* apart joined."""
-    out: list[list[int]] = []
-    for a, b in spans:
-        if out and a - out[-1][1] < gap:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return out
 
 
 def limited_steps(mix, step: int, gain_db: float, ceiling_dbfs: float):

@@ -139,11 +139,12 @@ def windows(blocks, frames: int, channels: int, context: int, chunk: int = CHUNK
         buf, start, done = buf[keep:], start + keep, end
 
 
-def measure_at(mix, gains_db, ceiling_dbfs: float,
-               frames: int | None = None) -> tuple[float, list[float]]:
+def measure_at(mix, gains_db, ceiling_dbfs: float, frames: int | None = None,
+               tick=None) -> tuple[float, list[float]]:
     """The integrated loudness of *mix*'s render as it is, and through the limiter
     at each of *gains_db*: one pass over the raw render (its room convolved
-    once); of its first *frames* only, if given."""
+    once); of its first *frames* only, if given. *tick*: called with the
+    frames of each stretch measured."""
     rate, channels = mix.rate, mix.channels
     frames = mix.frames if frames is None else min(frames, mix.frames)
     weigh = Weighing(rate, channels)
@@ -172,6 +173,8 @@ def measure_at(mix, gains_db, ceiling_dbfs: float,
         for meter in [raw_meter, *meters]:
             meter.skip(n)
         before, at = now, at + n
+        if tick is not None:
+            tick(n)
     found = []
     for meter in [raw_meter, *meters]:
         meter.finish()

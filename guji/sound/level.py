@@ -78,20 +78,50 @@ def limited(blocks, mix, gain_db: float, ceiling_dbfs: float):
     yield from limiter.finish()
 
 
-def plan(mix, target: float) -> Level | None:
+class _Measuring:
+    """The progress of the measuring passes, for *report* (``None``: nobody asks):
+    frames walked over frames to walk (*passes* whole renders, one more when
+    the walk goes past them)."""
+
+    def __init__(self, report, frames: int, passes: float):
+        self.report, self.frames, self.passes, self.done = report, frames, passes, 0
+
+    def tick(self, n: int) -> None:
+        self.done += n
+        while self.done > self.frames * self.passes:
+            self.passes += 1
+        self.report(self.done, int(self.frames * self.passes))
+
+    def end(self, level):
+        self.report(self.done, self.done)
+        return level
+
+
+def plan(mix, target: float, measuring=None) -> Level | None:
     """The gain that brings *mix* (a :class:`~guji.sound.mixer.Mix`) to *target*
-    LUFS through the limiter; ``None`` when its loudness cannot be measured."""
+    LUFS through the limiter; ``None`` when its loudness cannot be measured.
+    *measuring*: called as ``measuring(frames_measured, frames_to_measure)``."""
     step = step_of(mix)
     if step is None:
-        return _plan_streamed(mix, target)
+        progress = _Measuring(measuring, mix.frames, 1 + _prefix(mix) / mix.frames) \
+            if measuring else None
+        level = _plan_streamed(mix, target, progress and progress.tick)
+        return progress.end(level) if progress else level
+    progress = _Measuring(measuring, mix.frames, 3) if measuring else None
+    level = _plan_steps(mix, target, step, progress and progress.tick)
+    return progress.end(level) if progress else level
+
+
+def _plan_steps(mix, target: float, step: int, tick) -> Level | None:
+    """:func:`plan` on the grid: a pass a guess, the secant to the next."""
     state = mix._steady = Steady(mix, step)
-    before = state.raw_loudness()
+    before = state.raw_loudness(tick)
     if not math.isfinite(before):
         return None
     g0, l0 = 0.0, before
     gain = min(MAX_GAIN_DB, target - before + GUESSED_LOSS_DB)
     for _ in range(MAX_PASSES):
-        found = state.limited_loudness(gain, mix.ceiling_dbfs)
+        found = state.limited_loudness(gain, mix.ceiling_dbfs, tick)
         if abs(found - target) <= TOLERANCE_LU or gain >= MAX_GAIN_DB:
             break
         slope = (found - l0) / (gain - g0) if gain != g0 else 1.0
@@ -104,15 +134,19 @@ def plan(mix, target: float) -> Level | None:
     return Level(float(target), float(gain), float(found), float(mix.ceiling_dbfs))
 
 
-def _plan_streamed(mix, target: float) -> Level | None:
+def _prefix(mix) -> int:
+    """Frames of the render's start whose loudness makes the first guess off the grid."""
+    return min(mix.frames, max(GUESS_SECONDS * mix.rate, mix.frames // 20))
+
+
+def _plan_streamed(mix, target: float, tick) -> Level | None:
     """:func:`plan` off the grid: several gains measured in each pass, the gain
     found between two of them."""
-    prefix = min(mix.frames, max(GUESS_SECONDS * mix.rate, mix.frames // 20))
-    before, _ = measure_at(mix, (), mix.ceiling_dbfs, prefix)     # its first minute or so
+    before, _ = measure_at(mix, (), mix.ceiling_dbfs, _prefix(mix), tick)   # its first minute
     guess = target - (before if math.isfinite(before) else target) + GUESSED_LOSS_DB
     for _ in range(MAX_PASSES):
         gains = sorted({min(MAX_GAIN_DB, guess + d) for d in SPREAD_DB})
-        raw, found = measure_at(mix, gains, mix.ceiling_dbfs)
+        raw, found = measure_at(mix, gains, mix.ceiling_dbfs, tick=tick)
         if not math.isfinite(raw):
             return None
         for (g0, l0), (g1, l1) in zip(zip(gains, found), zip(gains[1:], found[1:])):

@@ -10,7 +10,7 @@ The K-weighting (a high shelf of +4 dB above ~1.7 kHz, the head's effect, then
 the RLB high-pass at 38 Hz) is the standard's two biquads, by the
 parameters from which its 48 kHz coefficients come (as libebur128 derives them
 for any rate: :func:`k_weighting`); the filter is applied as its impulse
-response (truncated below 1e-10 of its peak) by the room's block convolution
+response (truncated where its envelope falls below :data:`IR_FLOOR`) by block convolution
 (:class:`guji.sound.room.Convolver`): no scipy. Each channel weighs 1 (left,
 right, or the one channel of a mono render).
 
@@ -33,6 +33,10 @@ ABSOLUTE_GATE = -70.0
 RELATIVE_GATE = -10.0
 #: Width of a histogram bin of block loudness (LU).
 BIN_LU = 0.001
+#: Where the K-weighting's impulse response is cut: its envelope (the high-pass's
+#: pole, ~0.995 at 48 kHz) this far down. The energy left out is under 1e-12 of
+#: the response's: no loudness moves by a thousandth of an LU (2,770 taps at 48 kHz).
+IR_FLOOR = 1e-6
 #: Pieces kept before they are counted.
 PENDING_PIECES = 4096
 #: The histogram's range (LUFS): blocks above the top are counted in the top bin.
@@ -64,7 +68,7 @@ def k_weighting(rate: int) -> np.ndarray:
     (the high-pass's pole, nearest the unit circle, sets how long)."""
     shelf, high_pass = _biquads(rate)
     radius = math.sqrt(high_pass[1][2])
-    taps = int(math.ceil(math.log(1e-10) / math.log(radius)))
+    taps = int(math.ceil(math.log(IR_FLOOR) / math.log(radius)))
     n = 1 << (4 * taps).bit_length()
     z = np.exp(-1j * np.pi * np.arange(n // 2 + 1) / (n // 2))
     h = np.ones(len(z), dtype=complex)

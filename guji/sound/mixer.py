@@ -101,22 +101,24 @@ class Mix:
     level:
         A loudness plan to use (a loop's segments share their probe's),
         instead of finding one for ``kit.loudness``.
+    measuring:
+        Called as ``measuring(frames_measured, frames_to_measure)`` while the
+        plan measures (:func:`guji.sound.level.plan`).
 
     Attributes
     ----------
     frames:
         Length of the render: until the last ring has ended, and at least
         until the end of the last part's grid.
-    peaks:
-        The exact peak of each channel before the gain.
-    gains:
-        The gain applied to each channel (1.0 unless the peak would pass the
-        ceiling).
+    peaks, gains:
+        The exact peak of each channel before the gain; the gain applied to
+        each (1.0 unless the peak would pass the ceiling).
     """
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
                  rate: int = RATE, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
-                 gains: Sequence[float] | None = None, level: Level | None = None):
+                 gains: Sequence[float] | None = None, level: Level | None = None,
+                 measuring=None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
             raise UsageError(_('channels must be 1 (mono) or 2 (stereo), not {channels}').format(channels=repr(channels)))
@@ -166,7 +168,7 @@ class Mix:
         if self.room is None:          # first: its distinct blocks are the plan's too
             self.peaks = self._exact_peaks()
         if level is None and self.kit.loudness is not None:
-            self.level = plan_level(self, self.kit.loudness)
+            self.level = plan_level(self, self.kit.loudness, measuring)
         if self.level is None and self.room is not None:   # a room's peak costs a whole render
             self.peaks = wet_peaks(self, self.room)
         self.gains = channel_gains(self.peaks, self.ceiling_dbfs) if self.peaks else \

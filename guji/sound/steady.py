@@ -89,8 +89,9 @@ class Steady:
             self.raw_sums[key] = (before, now, sums, complete)
         return sums, complete
 
-    def raw_loudness(self) -> float:
-        """The integrated loudness of the render as it is (no gain, no limiter)."""
+    def raw_loudness(self, tick=None) -> float:
+        """The integrated loudness of the render as it is (no gain, no limiter);
+        *tick*: called with the frames of each step measured."""
         mix = self.mix
         meter = Meter(mix.rate, mix.channels, mix.frames)
         before, at = np.zeros((self.taps, mix.channels), dtype=np.float32), 0
@@ -100,6 +101,8 @@ class Steady:
             meter.skip(len(now))
             at += len(now)
             before = now
+            if tick is not None:
+                tick(len(now))
         meter.finish()
         return meter.integrated()
 
@@ -161,8 +164,9 @@ class Steady:
         for _, out, _ in self.walk(gain_db, ceiling_dbfs, memo):
             yield out
 
-    def limited_loudness(self, gain_db: float, ceiling_dbfs: float) -> float:
-        """The integrated loudness of the render at *gain_db* through the limiter."""
+    def limited_loudness(self, gain_db: float, ceiling_dbfs: float, tick=None) -> float:
+        """The integrated loudness of the render at *gain_db* through the limiter
+        (*tick*: as for :meth:`raw_loudness`)."""
         mix = self.mix
         memo: dict = {}
         self.last = None
@@ -186,6 +190,8 @@ class Steady:
             meter.skip(len(out))
             at += len(out)
             prev = (now, out, spans)
+            if tick is not None:
+                tick(len(out))
         meter.finish()
         self.last = (gain_db, ceiling_dbfs, memo)
         return meter.integrated()

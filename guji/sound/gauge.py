@@ -163,7 +163,7 @@ def measure_at(mix, gains_db, ceiling_dbfs: float, frames: int | None = None,
         now = window[context:context + n]
         sums, complete = weigh.sums(before, now, at)
         raw_meter.add_pieces(sums, complete)
-        peaks = raw_peaks(window.astype(np.float64), floor) if limiters else None
+        peaks = raw_peaks(window, floor) if limiters else None
         for i, limiter in enumerate(limiters):
             out, carries[i], spans = limiter.limit_span(window, carries[i], peaks, weigh.taps)
             meters[i].add_pieces(sums * squares[i]

@@ -73,7 +73,7 @@ def between(y: np.ndarray, frames: np.ndarray) -> np.ndarray:
     h = _phases()
     best = np.zeros(len(frames))
     for c in range(y.shape[1]):
-        windows = y[frames[:, None] + offsets[None, :], c]
+        windows = y[frames[:, None] + offsets[None, :], c].astype(np.float64)
         for k in range(h.shape[1]):
             # a row's sum, not a matrix product: each point's value whatever else is computed
             np.maximum(best, np.abs((windows * h[:, k]).sum(axis=1)), out=best)
@@ -81,7 +81,7 @@ def between(y: np.ndarray, frames: np.ndarray) -> np.ndarray:
 
 
 def sample_peaks(y: np.ndarray) -> np.ndarray:
-    """The largest magnitude over channels of each frame of *y* (float64)."""
+    """The largest magnitude over channels of each frame of *y* (in *y*'s type)."""
     s = np.abs(y[:, 0])
     for c in range(1, y.shape[1]):       # one channel at a time: numpy reduces a short axis slowly
         np.maximum(s, np.abs(y[:, c]), out=s)
@@ -95,7 +95,7 @@ class Peaks:
 
     def __init__(self, y: np.ndarray, floor: float):
         self.floor = floor
-        s = sample_peaks(y)
+        s = sample_peaks(y).astype(np.float64)
         lo, hi = HALF_TAPS, len(s) - HALF_TAPS - 1
         if hi <= lo:
             self.frames, self.values = np.zeros(0, np.int64), np.zeros(0)
@@ -109,7 +109,7 @@ class Peaks:
         sample peak, and the 4× points either side of frames whose neighbourhood
         passes *quiet* (≥ the floor)."""
         s = sample_peaks(y)
-        peak = s.copy()
+        peak = s.astype(np.float64)
         if len(self.frames):
             f = self.frames
             keep = np.maximum(s[f], s[f + 1]) > quiet
@@ -205,11 +205,10 @@ class Limiter:
         limiter's)."""
         ctx, w = self.context, self.ahead
         n = len(x) - 2 * ctx
-        x64 = x.astype(np.float64)
         if peaks is None:
-            peaks = raw_peaks(x64, self.quiet)
-        tp = peaks.at(x64, self.quiet) * self.gain
-        out = (x64[ctx:ctx + n] * self.gain)
+            peaks = raw_peaks(x, self.quiet)
+        tp = peaks.at(x, self.quiet) * self.gain
+        out = x[ctx:ctx + n] * np.float32(self.gain)      # float32: where nothing is turned down
         over = np.nonzero(tp > self.aim)[0]         # the frames that need a reduction
         first = ctx - w + 1          # the smoothing's window: w − 1 frames before the first
         size = n + w - 1             # the reductions' frames (from the window's frame first)
@@ -221,7 +220,7 @@ class Limiter:
         elif reach:
             units, lo, hi = np.zeros(0, np.int64), 0, min(size, reach)
         else:
-            return out.astype(np.float32), 0, ()
+            return out, 0, ()
         hi = max(hi, min(size, reach))
         # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released)
         u = np.zeros(hi - lo + w - 1, dtype=np.int64)
@@ -241,10 +240,11 @@ class Limiter:
         down = np.nonzero(smooth)[0]
         down = down[(down + base >= 0) & (down + base < n)]
         if len(down) == 0:
-            return out.astype(np.float32), carry_out, ()
-        d0, d1 = base + int(down[0]), base + int(down[-1]) + 1
-        out[d0:d1] *= (10.0 ** (smooth[d0 - base:d1 - base] / (-20.0 * w * UNITS)))[:, None]
+            return out, carry_out, ()
+        frames = down + base                     # turned down: the gain and the curve in float64
+        out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+            smooth[down] / (-20.0 * w * UNITS)))[:, None]
         cuts = np.nonzero(np.diff(down) > gap)[0]
         starts = np.concatenate(([down[0]], down[cuts + 1])) + base
         ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
-        return out.astype(np.float32), carry_out, tuple(zip(starts.tolist(), ends.tolist()))
+        return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))

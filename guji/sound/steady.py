@@ -115,7 +115,7 @@ class Steady:
         if hit is not None and hit[0] is before and hit[1] is now and hit[2] is ahead \
                 and hit[3].floor <= quiet:
             return hit[3]
-        peaks = raw_peaks(window.astype(np.float64), quiet * PEAK_SPARE)
+        peaks = raw_peaks(window, quiet * PEAK_SPARE)
         if _fixed(before, now, ahead) and self._peak_room >= len(peaks.frames):
             self._peak_room -= len(peaks.frames) - (len(hit[3].frames) if hit else 0)
             self.peaks[key] = (before, now, ahead, peaks)

@@ -62,7 +62,8 @@ MAX_GAIN_DB = 40.0
 
 @dataclass(frozen=True)
 class Level:
-    """A planned level: the target, the gain (dB) found, the loudness measured at it."""
+    """A planned level: the target, the gain (dB) found, the loudness measured at it
+    (off the grid: read on the line between the two gains measured either side)."""
 
     target: float
     gain_db: float

@@ -32,8 +32,9 @@ from .loudness import Meter, k_weighting
 
 #: Bytes of limited steps kept to give again.
 STEADY_MEMORY = 32 * 2**20
-#: The 4× points of a step are looked for this far (×) under the limiter's quiet
-#: level, so a later pass at a gain up to 2 dB higher needs them no more.
+#: When a pass needs a step's 4× points further down than an earlier pass, they
+#: are looked for this far (×) under its quiet level: a later pass up to 2 dB
+#: higher again needs them no more.
 PEAK_SPARE = 10.0 ** (-2.0 / 20.0)
 #: Loud frames' 4× points kept across passes (their count, all steps together).
 PEAK_FRAMES = 2_000_000
@@ -115,7 +116,7 @@ class Steady:
         if hit is not None and hit[0] is before and hit[1] is now and hit[2] is ahead \
                 and hit[3].floor <= quiet:
             return hit[3]
-        peaks = raw_peaks(window, quiet * PEAK_SPARE)
+        peaks = raw_peaks(window, quiet if hit is None else quiet * PEAK_SPARE)
         if _fixed(before, now, ahead) and self._peak_room >= len(peaks.frames):
             self._peak_room -= len(peaks.frames) - (len(hit[3].frames) if hit else 0)
             self.peaks[key] = (before, now, ahead, peaks)

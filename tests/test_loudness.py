@@ -221,3 +221,21 @@ def test_one_pass_measures_the_limited_render_at_several_gains(room, interval):
     # the gain between the two measured on either side: the render at the target
     whole = np.concatenate(list(mix.blocks()))
     assert abs(measure([whole], 8000, 2, len(whole)) - (-16.0)) <= 0.15
+
+
+def test_what_the_passes_keep_gives_the_samples_a_fresh_limiter_gives():
+    # the 4x points kept from a pass at one gain (found again further down when a pass
+    # needs it) and the last pass's limited steps, given again to the render: the
+    # samples of the streaming limiter at that gain, and the loudness its meter reads
+    from guji.sound.level import limited
+    from guji.sound.steady import Steady
+    score = Score(load("xue"), Rite.SHE, 0.6, repeat=5)
+    mix = Mix(score, kit=_kit(), rate=8000)
+    state = Steady(mix, mix.step_frames())
+    for gain in (9.0, 12.0, 10.5):                  # down 3 dB, then between
+        found = state.limited_loudness(gain, -1.0)
+        streamed = np.concatenate(list(limited(mix.raw_blocks(), mix, gain, -1.0)))
+        assert abs(found - measure([streamed], 8000, 2, len(streamed))) < 1e-6
+    given = list(state.limited_steps(10.5, -1.0))
+    assert all(a is b for a, b in zip(given, state.limited_steps(10.5, -1.0)) if not a.flags.writeable)
+    assert np.array_equal(np.concatenate(given), streamed)

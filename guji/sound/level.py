@@ -113,7 +113,7 @@ def plan(mix, target: float, measuring=None) -> Level | None:
             if measuring else None
         level = _plan_streamed(mix, target, progress and progress.tick)
         return progress.end(level) if progress else level
-    progress = _Measuring(measuring, mix.frames, 3) if measuring else None
+    progress = _Measuring(measuring, mix.frames, 2) if measuring else None
     level = _plan_steps(mix, target, step, progress and progress.tick)
     return progress.end(level) if progress else level
 

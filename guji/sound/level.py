@@ -19,7 +19,7 @@ found by measuring, in one of two ways:
   one pass over the raw render measures it through the limiter at the
   :data:`SPREAD_DB` gains around a guess (the loudness wanted over that of
   the render's first minute, or its first twentieth, and
-  :data:`GUESSED_LOSS_DB`), and the gain is taken between the two on
+  :data:`STREAMED_LOSS_DB`), and the gain is taken between the two on
   either side of the target (the loudness is smooth in the gain: the
   straight line between gains 1 dB apart is off by hundredths of an LU). A
   guess that brackets nothing is moved and measured again. Memory stays flat:
@@ -52,6 +52,10 @@ GUESSED_LOSS_DB = 1.9
 #: The first guess at how the loudness follows the gain through the limiter (LU a
 #: dB) near −16 LUFS: 0.60–0.72 for the same renders (then the secant).
 GUESSED_SLOPE = 0.65
+#: The guess off the grid at what the limiter takes off (LU): less in a room (its
+#: reverberation raises the loudness, not the peaks): hall 0.1, court 0.4–0.8, dry
+#: off the grid 1.3 (``lu``, ``xue``, ``xue:2 she`` at 16 kHz); the spread covers ±2.
+STREAMED_LOSS_DB = 0.8
 #: The gains measured at once off the grid, around the guess (dB).
 SPREAD_DB = (-2.0, -1.0, 0.0, 1.0, 2.0)
 #: Off the grid the guess comes from this much of the render's start, at least (s).
@@ -149,7 +153,7 @@ def _plan_streamed(mix, target: float, tick) -> Level | None:
     """:func:`plan` off the grid: several gains measured in each pass, the gain
     found between two of them."""
     before, _ = measure_at(mix, (), mix.ceiling_dbfs, _prefix(mix), tick)   # its first minute
-    guess = target - (before if math.isfinite(before) else target) + GUESSED_LOSS_DB
+    guess = target - (before if math.isfinite(before) else target) + STREAMED_LOSS_DB
     for _ in range(MAX_PASSES):
         gains = sorted({min(MAX_GAIN_DB, guess + d) for d in SPREAD_DB})
         raw, found = measure_at(mix, gains, mix.ceiling_dbfs, tick=tick)

@@ -18,7 +18,7 @@ found by measuring, in one of two ways:
 * otherwise (a room, a tempo off the whole samples: :mod:`guji.sound.gauge`):
   one pass over the raw render measures it through the limiter at the
   :data:`SPREAD_DB` gains around a guess (the loudness wanted over that of
-  the render's first minute, or its first twentieth, and
+  the render's first minute, or its first twentieth up to five minutes, and
   :data:`STREAMED_LOSS_DB`), and the gain is taken between the two on
   either side of the target (the loudness is smooth in the gain: the
   straight line between gains 1 dB apart is off by hundredths of an LU). A
@@ -60,6 +60,8 @@ STREAMED_LOSS_DB = 0.8
 SPREAD_DB = (-2.0, -1.0, 0.0, 1.0, 2.0)
 #: Off the grid the guess comes from this much of the render's start, at least (s).
 GUESS_SECONDS = 60
+#: … and its twentieth, up to this much (s): a 10-hour render is not convolved half an hour more.
+GUESS_MOST_SECONDS = 300
 #: The largest gain the plan gives (dB): a near-silent render is not blown up.
 MAX_GAIN_DB = 40.0
 
@@ -146,7 +148,8 @@ def _plan_steps(mix, target: float, step: int, tick) -> Level | None:
 
 def _prefix(mix) -> int:
     """Frames of the render's start whose loudness makes the first guess off the grid."""
-    return min(mix.frames, max(GUESS_SECONDS * mix.rate, mix.frames // 20))
+    return min(mix.frames, max(GUESS_SECONDS * mix.rate,
+                               min(mix.frames // 20, GUESS_MOST_SECONDS * mix.rate)))
 
 
 def _plan_streamed(mix, target: float, tick) -> Level | None:

@@ -36,8 +36,8 @@ STEADY_MEMORY = 32 * 2**20
 #: are looked for this far (×) under its quiet level: a later pass up to 2 dB
 #: higher again needs them no more.
 PEAK_SPARE = 10.0 ** (-2.0 / 20.0)
-#: Loud frames' 4× points kept across passes (their count, all steps together).
-PEAK_FRAMES = 2_000_000
+#: Loud frames' 4× points kept across passes (their count, all steps together: 8 MB).
+PEAK_FRAMES = 500_000
 
 
 def step_of(mix) -> int | None:

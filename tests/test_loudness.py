@@ -199,3 +199,43 @@ def test_a_step_at_a_time_is_the_streaming_limiter_sample_for_sample():
     assert abs(measure_steps(mix, iter(steps), step) - measure([streamed], 8000, 2, len(streamed))) < 1e-6
     # a hall has no steps: it streams
     assert step_of(Mix(score, kit=_kit(loudness=-16.0, room="hall"), rate=8000)) is None
+
+
+@pytest.mark.parametrize("room, interval", [("hall", 0.3), ("dry", 0.3137)])
+def test_one_pass_measures_the_limited_render_at_several_gains(room, interval):
+    # off the grid (a room, or a tempo off whole samples) one pass over the raw render
+    # measures it through the limiter at several gains: each as the meter reads the
+    # limited render itself (the K-weighting is linear; only the stretches turned
+    # down are weighed afresh)
+    from guji.sound.gauge import measure_at
+    from guji.sound.level import limited
+    score = Score(load("lu"), Rite.TOUHU, interval, repeat=2)
+    mix = Mix(score, kit=_kit(loudness=-16.0, room=room), rate=8000)
+    gains = [mix.level.gain_db - 1.0, mix.level.gain_db + 2.0]
+    raw, found = measure_at(mix, gains, -1.0)
+    assert abs(raw - measure(mix.raw_blocks(), 8000, 2, mix.frames)) < 1e-6
+    for gain, loudness in zip(gains, found):
+        exact = measure(limited(mix.raw_blocks(), mix, gain, -1.0), 8000, 2, mix.frames)
+        assert abs(loudness - exact) < 1e-4, (gain, loudness, exact)
+    assert found[1] - found[0] > 1.0          # the limiter takes some of the 3 dB, not all
+    # the gain between the two measured on either side: the render at the target
+    whole = np.concatenate(list(mix.blocks()))
+    assert abs(measure([whole], 8000, 2, len(whole)) - (-16.0)) <= 0.15
+
+
+def test_what_the_passes_keep_gives_the_samples_a_fresh_limiter_gives():
+    # the 4x points kept from a pass at one gain (found again further down when a pass
+    # needs it) and the last pass's limited steps, given again to the render: the
+    # samples of the streaming limiter at that gain, and the loudness its meter reads
+    from guji.sound.level import limited
+    from guji.sound.steady import Steady
+    score = Score(load("xue"), Rite.SHE, 0.6, repeat=5)
+    mix = Mix(score, kit=_kit(), rate=8000)
+    state = Steady(mix, mix.step_frames())
+    for gain in (9.0, 12.0, 10.5):                  # down 3 dB, then between
+        found = state.limited_loudness(gain, -1.0)
+        streamed = np.concatenate(list(limited(mix.raw_blocks(), mix, gain, -1.0)))
+        assert abs(found - measure([streamed], 8000, 2, len(streamed))) < 1e-6
+    given = list(state.limited_steps(10.5, -1.0))
+    assert all(a is b for a, b in zip(given, state.limited_steps(10.5, -1.0)) if not a.flags.writeable)
+    assert np.array_equal(np.concatenate(given), streamed)

@@ -428,6 +428,48 @@ def test_progress_bar_only_on_a_terminal_and_only_after_a_moment():
     assert pipe.getvalue() == ""
 
 
+@pytest.mark.parametrize("room, interval", [("dry", 0.6), ("hall", 0.6), ("dry", 0.6137)])
+def test_the_loudness_measuring_is_reported_before_the_first_block(tmp_path, lu, room, interval):
+    # each measuring pass (on the grid a pass a guess; off it, the first minute, then
+    # the gains at once) reports its frames; all of it before the render's first block
+    import dataclasses
+    from guji.sound.kit import default_kit
+    seen = []
+    score = Score(lu, Rite.TOUHU, interval)
+    kit = dataclasses.replace(default_kit(), loudness=-16.0, room=room)
+    write_audio(tmp_path / "a.wav", score, kit=kit, rate=8000, block_frames=50000,
+                progress=lambda d, t: seen.append(("render", d, t)),
+                measuring=lambda d, t: seen.append(("measuring", d, t)))
+    phases = [p for p, _, _ in seen]
+    measured = [(d, t) for p, d, t in seen if p == "measuring"]
+    frames = Mix(score, kit=kit, rate=8000).frames
+    assert phases == sorted(phases)              # "measuring" < "render": all of it first
+    assert [d for d, _ in measured] == sorted(d for d, _ in measured)
+    assert all(d <= t for d, t in measured) and measured[-1][0] == measured[-1][1]
+    assert measured[-1][0] >= 2 * frames         # the render as it is and at a gain at least
+    # the library's default kit (no loudness) measures nothing
+    seen.clear()
+    write_audio(tmp_path / "b.wav", score, measuring=lambda d, t: seen.append((d, t)))
+    assert seen == []
+
+
+def test_progress_bar_of_measuring_then_rendering_on_two_lines():
+    now = [100.0]
+    term = FakeTerminal()
+    bar = ProgressBar("rendering x.wav", stream=term, delay=0.5, clock=lambda: now[0], rate=10,
+                      measuring_label="measuring the loudness of x.wav")
+    now[0] += 0.6
+    bar.measuring(30, 300)
+    bar.measuring(300, 300)
+    assert term.getvalue().endswith("measuring the loudness of x.wav [" + "#" * 30 + "] 100%")
+    bar(50, 100)
+    lines = term.getvalue().split("\n")
+    assert len(lines) == 2 and lines[0].endswith("100%") and "measuring" in lines[0]
+    assert lines[1].startswith("\rrendering x.wav [") and lines[1].endswith("0:05/0:10")
+    bar.close()
+    assert term.getvalue().endswith("\n")
+
+
 # -- the command ----------------------------------------------------------------------------
 
 def test_render_command_options(tmp_path, capsys, lu):

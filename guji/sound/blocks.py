@@ -15,6 +15,9 @@ import numpy as np
 
 from .onsets import hits_by_block
 
+#: Bytes of distinct blocks a render keeps to give again (see :meth:`guji.sound.mixer.Mix.blocks`).
+BLOCK_MEMORY = 32 * 2**20
+
 
 def block_key(b0: int, b1: int, hits) -> bytes:
     """What makes block [*b0*, *b1*) what it is: each source's onsets relative

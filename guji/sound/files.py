@@ -173,7 +173,8 @@ def write_audio(path, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None
                 rate: int = RATE, channels: int = 2, format: str | None = None,
                 subtype: str | None = None,
                 progress: Callable[[int, int], None] | None = None,
-                block_frames: int | None = None) -> Path:
+                block_frames: int | None = None,
+                measuring: Callable[[int, int], None] | None = None) -> Path:
     """Render *parts* (and *cues*) into the audio file *path*; return its path.
 
     Parameters
@@ -197,12 +198,18 @@ def write_audio(path, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None
         Called as ``progress(frames_done, frames_total)`` after each block.
     block_frames:
         Frames rendered at a time (memory use, not output, depends on it).
+    measuring:
+        Called as ``measuring(frames_measured, frames_to_measure)`` while the
+        loudness is measured, before the first block (``kit.loudness``: the
+        passes of :func:`guji.sound.level.plan`; the total grows when the plan
+        needs another pass).
     """
     where = destination(path)
     fmt, sub = audio_format(where.name if where.path is not None else "-", format, subtype,
                             streamed=where.streamed)
     ceiling = CEILING_DBFS - (OGG_EXTRA_HEADROOM_DB if fmt == "OGG" else 0.0)
-    mix = Mix(parts, cues, kit=kit, rate=rate, channels=channels, ceiling_dbfs=ceiling)
+    mix = Mix(parts, cues, kit=kit, rate=rate, channels=channels, ceiling_dbfs=ceiling,
+              measuring=measuring)
     if fmt == "OGG":    # Vorbis packets follow the writes: keep one size, one call a block
         size, batch = block_frames or BLOCK_FRAMES, 0
     else:

@@ -73,32 +73,62 @@ def between(y: np.ndarray, frames: np.ndarray) -> np.ndarray:
     h = _phases()
     best = np.zeros(len(frames))
     for c in range(y.shape[1]):
-        windows = y[frames[:, None] + offsets[None, :], c]
+        windows = y[frames[:, None] + offsets[None, :], c].astype(np.float64)
         for k in range(h.shape[1]):
             # a row's sum, not a matrix product: each point's value whatever else is computed
             np.maximum(best, np.abs((windows * h[:, k]).sum(axis=1)), out=best)
     return best
 
 
+def sample_peaks(y: np.ndarray) -> np.ndarray:
+    """The largest magnitude over channels of each frame of *y* (in *y*'s type)."""
+    s = np.abs(y[:, 0])
+    for c in range(1, y.shape[1]):       # one channel at a time: numpy reduces a short axis slowly
+        np.maximum(s, np.abs(y[:, c]), out=s)
+    return s
+
+
+class Peaks:
+    """The 4× points of a window of the unscaled render, where its samples are
+    loud (above a *floor*): computed once, used by a limiter at any gain whose
+    quiet level (in the unscaled render's units) is at least the floor."""
+
+    def __init__(self, y: np.ndarray, floor: float):
+        self.floor = floor
+        s = sample_peaks(y).astype(np.float64)
+        lo, hi = HALF_TAPS, len(s) - HALF_TAPS - 1
+        if hi <= lo:
+            self.frames, self.values = np.zeros(0, np.int64), np.zeros(0)
+            return
+        loud = np.maximum(s[lo:hi], s[lo + 1:hi + 1]) > floor
+        self.frames = lo + np.nonzero(loud)[0]
+        self.values = between(y, self.frames) if len(self.frames) else np.zeros(0)
+
+    def at(self, y: np.ndarray, quiet: float) -> np.ndarray:
+        """The true peak of each frame of *y* (the window these were made of): its
+        sample peak, and the 4× points either side of frames whose neighbourhood
+        passes *quiet* (≥ the floor)."""
+        s = sample_peaks(y)
+        peak = s.astype(np.float64)
+        if len(self.frames):
+            f = self.frames
+            keep = np.maximum(s[f], s[f + 1]) > quiet
+            f, b = f[keep], self.values[keep]
+            np.maximum.at(peak, f, b)
+            np.maximum.at(peak, f + 1, b)
+        return peak
+
+
 def true_peaks(y: np.ndarray, quiet: float) -> np.ndarray:
     """The true peak of each frame of *y* ``(frames, channels)`` float64: the
     frame's largest sample and the 4× points on either side of it. Frames whose
     neighbourhood stays under *quiet* are given their sample peak."""
-    s = np.abs(y[:, 0])
-    for c in range(1, y.shape[1]):       # one channel at a time: numpy reduces a short axis slowly
-        np.maximum(s, np.abs(y[:, c]), out=s)
-    peak = s.copy()
-    n = len(s)
-    lo, hi = HALF_TAPS, n - HALF_TAPS - 1
-    if hi <= lo:
-        return peak
-    loud = np.maximum(s[lo:hi], s[lo + 1:hi + 1]) > quiet
-    frames = lo + np.nonzero(loud)[0]
-    if len(frames):
-        b = between(y, frames)
-        np.maximum.at(peak, frames, b)
-        np.maximum.at(peak, frames + 1, b)
-    return peak
+    return Peaks(y, quiet).at(y, quiet)
+
+
+def raw_peaks(y: np.ndarray, floor: float) -> Peaks:
+    """:class:`Peaks` of the unscaled window *y* above *floor*."""
+    return Peaks(y, floor)
 
 
 def _ahead(r: np.ndarray, width: int) -> np.ndarray:
@@ -120,6 +150,8 @@ class Limiter:
         self.rate, self.channels, self.frames = rate, channels, frames
         self.gain = float(gain)
         self.aim = 10.0 ** ((ceiling_dbfs - MARGIN_DB) / 20.0)
+        #: the level (of the unscaled render) under which no 4× point is looked for
+        self.quiet = self.aim * 10.0 ** (-QUIET_DB / 20.0) / self.gain if self.gain > 0 else math.inf
         self.ahead = 1 << max(4, round(math.log2(rate * 0.0027)))
         self.slope = max(1, round(RELEASE_DB_PER_S * UNITS / rate))
         self.context = self.ahead + HALF_TAPS + 2
@@ -162,25 +194,57 @@ class Limiter:
         reduction to carry on; *carry*: the reduction :attr:`ahead` frames before
         them. A function of *x* and *carry* only (every step frame by frame, or
         exact in integers), so any cut of the stream gives the same samples."""
+        out, carry, _ = self.limit_span(x, carry)
+        return out, carry
+
+    def limit_span(self, x: np.ndarray, carry: int, peaks: "Peaks | None" = None,
+                   gap: int = 1):
+        """:meth:`limit`, and the stretches ``(lo, hi)`` of the output whose gain is
+        turned down (those less than *gap* frames apart as one). *peaks*:
+        :func:`raw_peaks` of *x* made before (at a quiet level at most this
+        limiter's)."""
         ctx, w = self.context, self.ahead
         n = len(x) - 2 * ctx
-        y = x.astype(np.float64) * self.gain
-        peaks = true_peaks(y, self.aim * 10.0 ** (-QUIET_DB / 20.0))
-        units = np.zeros(len(peaks), dtype=np.int64)
-        over = np.nonzero(peaks > self.aim)[0]          # the frames that need a reduction
-        units[over] = np.ceil(np.log10(peaks[over] / self.aim) * (20.0 * UNITS))
-        # the frames from w − 1 before the first to the last (the smoothing's window)
-        first = ctx - w + 1
-        m = _ahead(units[first:first + n + 2 * w - 2], w)
-        steps = self.slope * np.arange(len(m), dtype=np.int64)
+        if peaks is None:
+            peaks = raw_peaks(x, self.quiet)
+        tp = peaks.at(x, self.quiet) * self.gain
+        out = x[ctx:ctx + n] * np.float32(self.gain)      # float32: where nothing is turned down
+        over = np.nonzero(tp > self.aim)[0]         # the frames that need a reduction
+        first = ctx - w + 1          # the smoothing's window: w − 1 frames before the first
+        size = n + w - 1             # the reductions' frames (from the window's frame first)
+        reach = carry // self.slope + 1 if carry > 0 else 0
+        if len(over):
+            units = np.ceil(np.log10(tp[over] / self.aim) * (20.0 * UNITS)).astype(np.int64)
+            lo = 0 if reach else max(0, int(over[0]) - first - w + 1)
+            hi = min(size, int(over[-1]) - first + 1 + int(units.max()) // self.slope + 1)
+        elif reach:
+            units, lo, hi = np.zeros(0, np.int64), 0, min(size, reach)
+        else:
+            return out, 0, ()
+        hi = max(hi, min(size, reach))
+        # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released)
+        u = np.zeros(hi - lo + w - 1, dtype=np.int64)
+        at = over - first - lo
+        inside = (at >= 0) & (at < len(u))
+        u[at[inside]] = units[inside]
+        m = _ahead(u, w)[:hi - lo]
+        steps = self.slope * np.arange(lo, hi, dtype=np.int64)
         r = np.maximum.accumulate(m + steps) - steps
-        np.maximum(r, carry - self.slope * (np.arange(len(m), dtype=np.int64) + 1), out=r)
+        np.maximum(r, carry - (steps + self.slope), out=r)
         np.maximum(r, 0, out=r)
-        sums = np.cumsum(np.concatenate(([0], r)))
-        smooth = sums[w:] - sums[:-w]
-        out = y[ctx:ctx + n]
+        carry_out = int(r[n - 1 - lo]) if lo <= n - 1 < hi else 0
+        pad = np.zeros(w - 1, dtype=np.int64)
+        sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
+        smooth = sums[w:] - sums[:-w]            # output frames lo − w + 1 … hi − 1
+        base = lo - w + 1
         down = np.nonzero(smooth)[0]
-        if len(down):
-            out = out.copy()
-            out[down] *= (10.0 ** (smooth[down] / (-20.0 * w * UNITS)))[:, None]
-        return out.astype(np.float32), int(r[n - 1])
+        down = down[(down + base >= 0) & (down + base < n)]
+        if len(down) == 0:
+            return out, carry_out, ()
+        frames = down + base                     # turned down: the gain and the curve in float64
+        out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+            smooth[down] / (-20.0 * w * UNITS)))[:, None]
+        cuts = np.nonzero(np.diff(down) > gap)[0]
+        starts = np.concatenate(([down[0]], down[cuts + 1])) + base
+        ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
+        return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))

@@ -56,7 +56,7 @@ from ..timing.score import Event
 from .headroom import CEILING_DBFS, channel_gains, exact_peaks
 from .kit import Kit, default_kit, one_shot
 from .oneshot import check_rate
-from .blocks import add_hits, block_key, block_peaks
+from .blocks import BLOCK_MEMORY, add_hits, block_key, block_peaks
 from .onsets import Track, TrackSet, hits_by_block
 from .room import room_response, wet_blocks, wet_peaks
 from .pan import pan_gains  # noqa: F401 (re-exported)
@@ -65,9 +65,6 @@ from .strokes import part_seed, variant_count, variant_table
 
 #: Default block length of the renderer, in frames.
 BLOCK_FRAMES = 65536
-
-#: Bytes of distinct blocks a render keeps to give again (see :meth:`Mix.blocks`).
-BLOCK_MEMORY = 32 * 2**20
 
 
 class Mix:
@@ -104,22 +101,24 @@ class Mix:
     level:
         A loudness plan to use (a loop's segments share their probe's),
         instead of finding one for ``kit.loudness``.
+    measuring:
+        Called as ``measuring(frames_measured, frames_to_measure)`` while the
+        plan measures (:func:`guji.sound.level.plan`).
 
     Attributes
     ----------
     frames:
         Length of the render: until the last ring has ended, and at least
         until the end of the last part's grid.
-    peaks:
-        The exact peak of each channel before the gain.
-    gains:
-        The gain applied to each channel (1.0 unless the peak would pass the
-        ceiling).
+    peaks, gains:
+        The exact peak of each channel before the gain; the gain applied to
+        each (1.0 unless the peak would pass the ceiling).
     """
 
     def __init__(self, performance, cues: Iterable[Cue] = (), *, kit: Kit | None = None,
                  rate: int = RATE, channels: int = 2, ceiling_dbfs: float = CEILING_DBFS,
-                 gains: Sequence[float] | None = None, level: Level | None = None):
+                 gains: Sequence[float] | None = None, level: Level | None = None,
+                 measuring=None):
         self.rate = check_rate(rate)
         if isinstance(channels, bool) or channels not in (1, 2):
             raise UsageError(_('channels must be 1 (mono) or 2 (stereo), not {channels}').format(channels=repr(channels)))
@@ -166,10 +165,12 @@ class Mix:
         if gains is not None:
             self.gains: tuple[float, ...] = tuple(float(g) for g in gains)
             return
+        if self.room is None:          # first: its distinct blocks are the plan's too
+            self.peaks = self._exact_peaks()
         if level is None and self.kit.loudness is not None:
-            self.level = plan_level(self, self.kit.loudness)
-        if self.level is None or self.room is None:   # a room's peak costs a whole render
-            self.peaks = self._exact_peaks() if self.room is None else wet_peaks(self, self.room)
+            self.level = plan_level(self, self.kit.loudness, measuring)
+        if self.level is None and self.room is not None:   # a room's peak costs a whole render
+            self.peaks = wet_peaks(self, self.room)
         self.gains = channel_gains(self.peaks, self.ceiling_dbfs) if self.peaks else \
             (1.0,) * self.channels
 
@@ -248,7 +249,6 @@ class Mix:
         if a < len(self._cue_pos):
             best = min(best, int(self._cue_pos[a]))
         return min(best, self.frames)
-
 
     def _exact_peaks(self) -> tuple[float, ...]:
         """The exact peak of each channel: of its distinct windows

@@ -5,39 +5,39 @@ On a grid of whole-sample steps a dry render is a few distinct blocks
 same read-only array). The limited step *k* is a function of the raw steps
 *k − 1*, *k*, *k + 1* (the limiter looks :attr:`~guji.sound.limiter.Limiter.context`
 frames either side, less than a step) and of the release carried in
-(:meth:`~guji.sound.limiter.Limiter.limit`): it is made once for each such
-quadruple. The K-weighted sums of squares of step *k*'s 100 ms pieces are a
-function of the limited steps *k − 1* and *k* (the K-weighting's response is
-shorter than a step) and of where the pieces' edges fall in it: made once for
-each. So a 10-hour piece is limited and measured at the cost of its distinct
-steps. The samples are the streaming limiter's, and the loudness its meter's
-to float rounding (``tests/test_loudness.py``).
+(:meth:`~guji.sound.limiter.Limiter.limit_span`): it is made once for each
+such quadruple. :class:`Steady` keeps what does not depend on the gain across
+the measuring passes of one render: the raw steps, the 4× points of their loud
+frames (:class:`~guji.sound.limiter.Peaks`), the K-weighted sums of squares
+of each raw step's 100 ms pieces; and the last pass's limited steps, which
+the render then gives again instead of limiting them once more.
+
+The K-weighting is linear: where the limiter leaves a step at the plain gain
+*g* (most of it), the K-weighted limited step is *g* times the raw one's, so
+its sums of squares are *g*² times the raw ones; only around the stretch the
+limiter turned down (and the K-weighting's ring after it) is the limited step
+weighted afresh, by a short FFT. So a measuring pass costs a short transform
+per distinct step, a 10-hour piece the cost of its distinct steps. The samples
+are the streaming limiter's, the loudness its meter's to float rounding
+(``tests/test_loudness.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .gauge import Weighing
 from .limiter import Limiter
-from .loudness import Meter, k_weighting, piece_sums
+from .loudness import Meter, k_weighting
 
 #: Bytes of limited steps kept to give again.
 STEADY_MEMORY = 32 * 2**20
-
-
-def smooth_size(n: int) -> int:
-    """The least 2^a·3^b·5^c ≥ *n*: an FFT length as quick as a power of two's, and
-    often half as long."""
-    best = 1 << max(0, (n - 1).bit_length())
-    p5 = 1
-    while p5 < best:
-        p35 = p5
-        while p35 < best:
-            size = p35 << max(0, (-(-n // p35) - 1).bit_length())
-            best = min(best, size)
-            p35 *= 3
-        p5 *= 5
-    return best
+#: When a pass needs a step's 4× points further down than an earlier pass, they
+#: are looked for this far (×) under its quiet level: a later pass up to 2 dB
+#: higher again needs them no more.
+PEAK_SPARE = 10.0 ** (-2.0 / 20.0)
+#: Loud frames' 4× points kept across passes (their count, all steps together: 8 MB).
+PEAK_FRAMES = 500_000
 
 
 def step_of(mix) -> int | None:
@@ -50,65 +50,161 @@ def step_of(mix) -> int | None:
     return step if step > max(taps, limiter.context) else None
 
 
+def _fixed(*arrays) -> bool:
+    """Whether every one of *arrays* is read-only (a recurring step, kept as it is)."""
+    return not any(a.flags.writeable for a in arrays)
+
+
+class Steady:
+    """One mix's levelling a step at a time: its caches across passes."""
+
+    def __init__(self, mix, step: int, steps=None):
+        from .blocks import BLOCK_MEMORY, block_peaks
+        self.mix, self.step, self._steps = mix, step, steps
+        if steps is None and mix._made_frames != step:   # the distinct raw steps, made once
+            _, mix._made = block_peaks(mix, step, BLOCK_MEMORY)
+            mix._made_frames = step
+        self.weigh = Weighing(mix.rate, mix.channels)
+        self.taps = self.weigh.taps
+        self.raw_sums: dict[tuple, tuple] = {}
+        self.peaks: dict[tuple, tuple] = {}
+        self._peak_room = PEAK_FRAMES
+        self.last: tuple | None = None          # (gain_db, ceiling, memo) of the last pass
+        self.align = mix.rate // 10 if mix.rate % 10 == 0 else mix.rate
+
+    # -- the raw render --------------------------------------------------------
+    def raw(self):
+        """The raw steps (unscaled, a recurring one the same read-only array)."""
+        if self._steps is not None:
+            return self._steps
+        return self.mix._blocks(self.step, 0, self.mix.frames, None, True)
+
+    def _raw_sums(self, before, now, at: int):
+        """The K-weighted sums of squares of raw step *now*'s pieces (after *before*)."""
+        key = (id(before), id(now), at % self.align)
+        hit = self.raw_sums.get(key)
+        if hit is not None and hit[0] is before and hit[1] is now:
+            return hit[2], hit[3]
+        sums, complete = self.weigh.sums(before, now, at)
+        if _fixed(before, now):
+            self.raw_sums[key] = (before, now, sums, complete)
+        return sums, complete
+
+    def raw_loudness(self, tick=None) -> float:
+        """The integrated loudness of the render as it is (no gain, no limiter);
+        *tick*: called with the frames of each step measured."""
+        mix = self.mix
+        meter = Meter(mix.rate, mix.channels, mix.frames)
+        before, at = np.zeros((self.taps, mix.channels), dtype=np.float32), 0
+        for now in self.raw():
+            sums, complete = self._raw_sums(before, now, at)
+            meter.add_pieces(sums, complete)
+            meter.skip(len(now))
+            at += len(now)
+            before = now
+            if tick is not None:
+                tick(len(now))
+        meter.finish()
+        return meter.integrated()
+
+    # -- limited ---------------------------------------------------------------
+    def _peaks_of(self, before, now, ahead, window, quiet: float):
+        """The :class:`~guji.sound.limiter.Peaks` of a step's window, kept across passes."""
+        from .limiter import raw_peaks
+        key = (id(before), id(now), id(ahead))
+        hit = self.peaks.get(key)
+        if hit is not None and hit[0] is before and hit[1] is now and hit[2] is ahead \
+                and hit[3].floor <= quiet:
+            return hit[3]
+        peaks = raw_peaks(window, quiet if hit is None else quiet * PEAK_SPARE)
+        if _fixed(before, now, ahead) and self._peak_room >= len(peaks.frames):
+            self._peak_room -= len(peaks.frames) - (len(hit[3].frames) if hit else 0)
+            self.peaks[key] = (before, now, ahead, peaks)
+        return peaks
+
+    def walk(self, gain_db: float, ceiling_dbfs: float, memo: dict):
+        """(raw step, limited step, its stretches turned down) of each step at *gain_db*,
+        each distinct quadruple limited once (kept in *memo*, read-only)."""
+        mix = self.mix
+        limiter = Limiter(mix.rate, mix.channels, mix.frames, 10.0 ** (gain_db / 20.0),
+                          ceiling_dbfs)
+        ctx = limiter.context
+        silence = np.zeros((ctx, mix.channels), dtype=np.float32)
+        room = STEADY_MEMORY - sum(v[3].nbytes for v in memo.values())
+        carry = 0
+        raw = self.raw()
+        before, now = silence, next(raw, None)
+        while now is not None:
+            after = next(raw, None)
+            ahead = silence if after is None else after
+            key = (id(before), id(now), id(ahead), carry)
+            hit = memo.get(key)
+            if hit is not None and hit[0] is before and hit[1] is now and hit[2] is ahead:
+                out, carry, spans = hit[3:]
+            else:
+                tail = ahead[:ctx]
+                if len(tail) < ctx:
+                    tail = np.concatenate([tail, silence[:ctx - len(tail)]])
+                window = np.concatenate([before[-ctx:], now, tail])
+                peaks = self._peaks_of(before, now, ahead, window, limiter.quiet)
+                out, carry_out, spans = limiter.limit_span(window, carry, peaks, self.taps)
+                if room >= out.nbytes and _fixed(before, now, ahead):
+                    out.setflags(write=False)      # read-only: given again (and memoised after)
+                    memo[key] = (before, now, ahead, out, carry_out, spans)
+                    room -= out.nbytes
+                carry = carry_out
+            yield now, out, spans
+            before, now = now, after
+
+    def limited_steps(self, gain_db: float, ceiling_dbfs: float):
+        """The render gained and limited, a step at a time (a recurring step given
+        again as the same read-only array): the last pass's steps when it was at
+        this gain."""
+        last = self.last
+        memo = last[2] if last is not None and last[:2] == (gain_db, ceiling_dbfs) else {}
+        for _, out, _ in self.walk(gain_db, ceiling_dbfs, memo):
+            yield out
+
+    def limited_loudness(self, gain_db: float, ceiling_dbfs: float, tick=None) -> float:
+        """The integrated loudness of the render at *gain_db* through the limiter
+        (*tick*: as for :meth:`raw_loudness`)."""
+        mix = self.mix
+        memo: dict = {}
+        self.last = None
+        g2 = 10.0 ** (gain_db / 10.0)
+        meter = Meter(mix.rate, mix.channels, mix.frames)
+        known: dict[tuple, tuple] = {}
+        zeros = np.zeros((self.taps, mix.channels), dtype=np.float32)
+        prev = (zeros, zeros, ())
+        at = 0
+        for now, out, spans in self.walk(gain_db, ceiling_dbfs, memo):
+            key = (id(prev[1]), id(out), at % self.align)
+            hit = known.get(key)
+            if hit is not None and hit[0] is prev[1] and hit[1] is out:
+                sums, complete = hit[2], hit[3]
+            else:
+                sums, complete = self._raw_sums(prev[0], now, at)
+                sums = sums * g2 + self.weigh.change(prev, now, out, spans, at, g2)
+                if _fixed(prev[1], out):
+                    known[key] = (prev[1], out, sums, complete)
+            meter.add_pieces(sums, complete)
+            meter.skip(len(out))
+            at += len(out)
+            prev = (now, out, spans)
+            if tick is not None:
+                tick(len(out))
+        meter.finish()
+        self.last = (gain_db, ceiling_dbfs, memo)
+        return meter.integrated()
+
+
 def limited_steps(mix, step: int, gain_db: float, ceiling_dbfs: float):
     """The render of *mix* gained and limited, a step at a time (a recurring step
     given again as the same read-only array; the others writeable)."""
-    limiter = Limiter(mix.rate, mix.channels, mix.frames, 10.0 ** (gain_db / 20.0), ceiling_dbfs)
-    ctx = limiter.context
-    silence = np.zeros((ctx, mix.channels), dtype=np.float32)
-    memo: dict[tuple, tuple] = {}
-    room = STEADY_MEMORY
-    carry = 0
-    raw = mix._blocks(step, 0, mix.frames, None, True)
-    before, now = silence, next(raw, None)
-    while now is not None:
-        after = next(raw, None)
-        ahead = silence if after is None else after
-        key = (id(before), id(now), id(ahead), carry)
-        hit = memo.get(key)
-        if hit is not None and hit[0] is before and hit[1] is now and hit[2] is ahead:
-            out, carry = hit[3], hit[4]
-        else:
-            tail = ahead[:ctx]
-            if len(tail) < ctx:
-                tail = np.concatenate([tail, silence[:ctx - len(tail)]])
-            window = np.concatenate([before[-ctx:], now, tail])
-            out, carry_out = limiter.limit(window, carry)
-            if room >= out.nbytes and not (before.flags.writeable or now.flags.writeable
-                                           or ahead.flags.writeable):
-                out.setflags(write=False)      # read-only: given again (and memoised after)
-                memo[key] = (before, now, ahead, out, carry_out)
-                room -= out.nbytes
-            carry = carry_out
-        yield out
-        before, now = now, after
+    return Steady(mix, step).limited_steps(gain_db, ceiling_dbfs)
 
 
 def measure_steps(mix, steps, step: int) -> float:
-    """The integrated loudness of *steps* (the levelled render of *mix*, a step each)."""
-    meter = Meter(mix.rate, mix.channels, mix.frames)
-    ir = k_weighting(mix.rate).astype(np.float32)      # float32 FFTs: ample for a sum of squares
-    taps = len(ir)
-    size = smooth_size(step + taps - 1)       # the needed outputs never wrap around
-    spectrum = np.fft.rfft(ir, size)
-    silence = np.zeros((taps, mix.channels), dtype=np.float32)
-    memo: dict[tuple, tuple] = {}
-    before, at = silence, 0
-    for now in steps:
-        key = (id(before), id(now), at % (mix.rate // 10 if mix.rate % 10 == 0 else mix.rate))
-        hit = memo.get(key)
-        if hit is not None and hit[0] is before and hit[1] is now:
-            sums, complete = hit[2], hit[3]
-        else:
-            x = np.ascontiguousarray(np.concatenate([before[-(taps - 1):], now]).T)
-            y = np.fft.irfft(np.fft.rfft(x, size) * spectrum, size)
-            power = np.square(y[:, taps - 1:taps - 1 + len(now)], dtype=np.float64).sum(axis=0)
-            sums, complete = piece_sums(power, at, mix.rate)
-            if not (before.flags.writeable or now.flags.writeable):
-                memo[key] = (before, now, sums, complete)
-        meter.add_pieces(sums, complete)
-        meter.skip(len(now))
-        at += len(now)
-        before = now if len(now) >= taps - 1 else np.concatenate([before, now])[-(taps - 1):]
-    meter.finish()
-    return meter.integrated()
+    """The integrated loudness of *steps* (the levelled render of *mix*, a step each),
+    each distinct (step before, step) weighted once."""
+    return Steady(mix, step, steps).raw_loudness()

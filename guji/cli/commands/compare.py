@@ -167,9 +167,10 @@ def _write(args: argparse.Namespace, where, comparison, audio: dict) -> int:
 def _write_audio(path, where, comparison, audio: dict, fmt: str, sub: str):
     from ...sound.files import write_audio
     from ..progress import ProgressBar
-    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=audio["rate"])
+    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=audio["rate"],
+                      measuring_label=_("measuring the loudness of {name}").format(name=where.name))
     try:
         return write_audio(path, comparison.performance, **audio, format=fmt, subtype=sub,
-                           progress=bar)
+                           progress=bar, measuring=bar.measuring)
     finally:
         bar.close()

@@ -58,9 +58,11 @@ def run(args: argparse.Namespace) -> int:
     fmt, sub = audio_format(output, args.format, args.bits, streamed=where.streamed)
     performance = performance_from_args(load_patterns(args.ids, args), args)   # limits checked
     options = audio_options_from_args(args)                                   # then the voices
-    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=options["rate"])
+    bar = ProgressBar(_("rendering {name}").format(name=where.name), stream=sys.stderr, rate=options["rate"],
+                      measuring_label=_("measuring the loudness of {name}").format(name=where.name))
     try:
-        path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar)
+        path = write_audio(output, performance, **options, format=fmt, subtype=sub, progress=bar,
+                           measuring=bar.measuring)
     finally:
         bar.close()
     summary = audio_summary(None if where.streamed else path, performance,

@@ -18,8 +18,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "render", help=_("write the sound of patterns to WAV, FLAC or OGG"),
         description=_("Render patterns to an audio file with the synthesised 鼙 and 鼓 (or your own "
-                    "kit). Every stroke starts on its exact sample; the peak stays at or below "
-                    "-1 dBFS; long pieces are written in blocks, so memory stays flat. The file "
+                    "kit). Every stroke starts on its exact sample; the loudness is -16 LUFS "
+                    "(--loudness), the true peak at or below -1 dBTP; long pieces are written in blocks, so memory stays flat. The file "
                     "appears only when complete. Several patterns are played one after another."))
     p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu, xue:2, lu:1@wuli-tongkao"))
     p.add_argument("-o", "--output", metavar="FILE",

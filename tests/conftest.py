@@ -4,7 +4,9 @@ The synthesised voices are kept in a cache folder (``guji.sound.oneshot``):
 the tests use one of their own, made fresh for the session, so they never
 read or write the user's ``~/.cache/guji`` and always exercise both the
 synthesis and the cache. They run in English (``GUJI_LANG=en``) whatever the
-desktop's language.
+desktop's language. A failed ``==`` of two long byte strings or texts is
+explained in a few lines (:mod:`unequal`), never by pytest's diff, which for
+two big files can run for minutes.
 """
 
 from __future__ import annotations
@@ -47,3 +49,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if isinstance(item, pytest.Function) and _is_live(item):
             item.add_marker(pytest.mark.live)
+
+
+# -- long unequal values: a short account, not pytest's diff (which can take minutes) --------
+
+import unequal  # noqa: E402
+
+
+def pytest_configure(config):
+    unequal.guard_pytests_diff()
+
+
+def pytest_assertrepr_compare(config, op, left, right):
+    return unequal.explain(op, left, right)

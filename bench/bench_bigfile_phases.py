@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import compileall
 import os
-import subprocess
 import sys
-import time
 
 import numpy as np
 
@@ -35,27 +33,12 @@ from guji.text.reading.slicemap import Workspace, piece_map
 from guji.text.reading.prefilter import _spans, _table
 from guji.text.reading.scan import read_tokens
 
-
-def best(work, n: int = 3):
-    """The least CPU seconds of *n* runs of *work*, and its (last) result."""
-    least, result = float("inf"), None
-    for _ in range(n):
-        started = time.process_time()
-        result = work()
-        least = min(least, time.process_time() - started)
-    return least, result
+from cputime import best, timed
 
 
 def _start_up(argv: list[str]) -> float:
     """CPU seconds of a child running *argv* (its user + system time), best of 3."""
-    least = float("inf")
-    for _ in range(3):
-        before = os.times()
-        subprocess.run([sys.executable, *argv], stdout=subprocess.DEVNULL, check=True)
-        after = os.times()
-        least = min(least, after.children_user - before.children_user
-                    + after.children_system - before.children_system)
-    return least
+    return min(timed([sys.executable, *argv])[1] for _ in range(3))
 
 
 def main(path: str) -> None:

@@ -22,24 +22,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from guji.cli.main import COMMANDS
 
-
-def timed(argv: list[str], env: dict) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one run of *argv*."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {' '.join(argv)}")
-    return wall, usage.ru_utime + usage.ru_stime
+from cputime import timed
 
 
 def main() -> None:

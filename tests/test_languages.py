@@ -56,6 +56,19 @@ def test_argparse_speaks_the_language_too(tmp_path):
     assert usage.startswith("用法：guji scan") and "\n选项:\n" in usage
 
 
+@pytest.mark.parametrize("option, value, said", [
+    ("--map", "鼙=x", "'鼙=x'：鍵須是 0–127 的整數"),
+    ("--velocity", "鼙=0", "'鼙=0'：力度須在 1–127 之間，不是 0"),
+])
+def test_play_and_midi_say_a_bad_voice_table_alike(tmp_path, option, value, said):
+    """play's --map/--velocity are midi's (one parser): the same words, in Chinese too."""
+    for command in ("midi", "play"):
+        done = runner.guji(["--lang", "zh-Hant", command, "lu", option, value], tmp_path)
+        assert done.returncode == 2
+        assert done.err_lines[-1] == (f"guji {command}：錯誤：參數 {option}：{said}"
+                                      f"（見「guji {command} --help」）")
+
+
 JSON_COMMANDS = [
     ["scan", "--json", str(PATTERNS / "liji-zhengyi.txt")],
     ["list", "--json"], ["show", "--json", "lu:1"], ["glyphs", "--json"],

@@ -121,11 +121,17 @@ def audio_options_from_args(args: argparse.Namespace) -> dict:
 
 def add_sequence_options(parser: argparse.ArgumentParser) -> None:
     """--gap and --stack: how several patterns given together are laid out."""
-    parser.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
-                        help=_("with several patterns, empty grid steps between one pattern's last stroke's step and the next pattern (default {default_gap_steps})").format(default_gap_steps=DEFAULT_GAP_STEPS))
+    add_gap_option(parser, _("with several patterns, empty grid steps between one pattern's last stroke's step and the next pattern (default {default_gap_steps})").format(default_gap_steps=DEFAULT_GAP_STEPS))
     parser.add_argument("--stack", action="store_true",
                         help=_("with several patterns, play them all at once instead of one "
                              "after another"))
+
+
+def add_gap_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """--gap STEPS, *help* saying it for the command (check lays patterns out as
+    render and play do: the same steps, the same default)."""
+    parser.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
+                        help=help)
 
 
 def gap_steps(text: str) -> int:

@@ -10,7 +10,7 @@ import sys
 from typing import Callable
 
 from ...i18n import N_, _
-from ...errors import GujiError
+from ...errors import GujiError, UsageError
 from ...text.reading.encoding import check_encoding
 from ...text.reading.notation import Pattern, Rite
 from ...text.reading.labels import LABEL_MODES
@@ -41,6 +41,20 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                              "files: 'after' (first diagram), 'before' (second), or 'auto' "
                              "(decided from each diagram's structure; default)"))
     add_force_option(parser)
+
+
+def add_scale_option(parser: argparse.ArgumentParser) -> None:
+    """--scale, for the commands that draw a picture that may be PNG (check, draw);
+    :func:`check_scale` checks it before any work."""
+    parser.add_argument("--scale", type=float, default=2.0, metavar="N",
+                        help=_("PNG pixels per drawing pixel (default 2)"))
+
+
+def check_scale(scale: float) -> float:
+    """*scale* if a PNG can be drawn at it (0.25 to 8), else :class:`UsageError`."""
+    if not 0.25 <= scale <= 8:
+        raise UsageError(_("--scale must be between 0.25 and 8, not {scale:g}").format(scale=scale))
+    return scale
 
 
 def add_json_option(parser: argparse.ArgumentParser) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from ...i18n import _, ngettext
 from ._audio import performance_from_args
-from ._common import (add_input_options, add_json_option, add_timing_options, load_patterns,
-                      print_json)
-from ._audio import gap_steps
+from ._common import (add_input_options, add_json_option, add_scale_option, add_timing_options,
+                      check_scale, load_patterns, print_json)
+from ._audio import add_gap_option
 from ...errors import UsageError
 from ...files import destination
 from ...timing.layout import DEFAULT_GAP_STEPS
@@ -31,14 +31,12 @@ def register(subparsers) -> None:
     p.add_argument("recording", metavar="RECORDING", help=_("the recording (.wav, .flac, .ogg)"))
     p.add_argument("ids", nargs="+", metavar="ID", help=_("pattern ids, e.g. lu, xue:2"))
     add_timing_options(p)
-    p.add_argument("--gap", type=gap_steps, default=DEFAULT_GAP_STEPS, metavar="STEPS",
-                   help=_('with several patterns, empty grid steps between them (default {default_gap_steps}, as render and play)').format(default_gap_steps=DEFAULT_GAP_STEPS))
+    add_gap_option(p, _('with several patterns, empty grid steps between them (default {default_gap_steps}, as render and play)').format(default_gap_steps=DEFAULT_GAP_STEPS))
     p.add_argument("-o", "--output", metavar="FILE",
                    help=_("also draw the report: FILE.svg, or FILE.png through a headless "
                         "Chromium (each stroke's deviation along the pattern, its glyph on the "
                         "axis; wrong drums, missing and extra strokes marked)"))
-    p.add_argument("--scale", type=float, default=2.0, metavar="N",
-                   help=_("PNG pixels per drawing pixel (default 2)"))
+    add_scale_option(p)
     add_json_option(p)
     add_input_options(p)
     p.set_defaults(func=run)
@@ -97,8 +95,7 @@ def _picture_kind(args) -> str | None:
     if suffix not in (".svg", ".png"):
         raise UsageError(_("cannot draw the report to {output}: the file name must end in .svg or .png")
                          .format(output=repr(args.output)))
-    if not 0.25 <= args.scale <= 8:
-        raise UsageError(_("--scale must be between 0.25 and 8, not {scale:g}").format(scale=args.scale))
+    check_scale(args.scale)
     destination(args.output)
     return suffix[1:]
 

@@ -15,7 +15,7 @@ from ...views.draw import VIEWS, drawing, write_svg
 from ...errors import UsageError
 from ...files import destination
 from ..reports import wrote
-from ._common import add_input_options, load_patterns
+from ._common import add_input_options, add_scale_option, check_scale, load_patterns
 
 
 def register(subparsers) -> None:
@@ -34,8 +34,7 @@ def register(subparsers) -> None:
     p.add_argument("--view", choices=VIEWS, default="both",
                    help=_("source: the columns as written; timeline: the aligned piano roll; "
                         "both (default): the columns above the timeline"))
-    p.add_argument("--scale", type=float, default=2.0, metavar="N",
-                   help=_("PNG pixels per drawing pixel (default 2)"))
+    add_scale_option(p)
     add_input_options(p)
     p.set_defaults(func=run)
 
@@ -43,8 +42,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     out = args.output
     kind = _kind(out, args.format)
-    if not 0.25 <= args.scale <= 8:
-        raise UsageError(_('--scale must be between 0.25 and 8, not {scale:g}').format(scale=args.scale))
+    check_scale(args.scale)
     where = destination(out, binary=kind == "png")          # checked before any work
     patterns = load_patterns(args.ids, args)
     picture = drawing(patterns, args.view)

@@ -66,11 +66,13 @@ def parse_voice_values(text: str, what: str = "key", low: int = 0) -> dict[Voice
     return table
 
 
-def _key_map(text: str) -> dict[Voice, int]:
+def key_map(text: str) -> dict[Voice, int]:
+    """``--map`` (argparse type, for midi, play and sheet): voices to MIDI keys 0–127."""
     return parse_voice_values(text, _("key"), 0)
 
 
-def _velocity_map(text: str) -> dict[Voice, int]:
+def velocity_map(text: str) -> dict[Voice, int]:
+    """``--velocity`` (argparse type, for midi and play): voices to velocities 1–127."""
     return parse_voice_values(text, _("velocity"), 1)
 
 
@@ -89,9 +91,9 @@ def add_midi_options(parser: argparse.ArgumentParser) -> None:
     """Add the MIDI options (``--map``, ``--velocity``, ``--melodic``,
     ``--title``, ``--ticks-per-beat``) to *parser*, in a group of their own."""
     g = parser.add_argument_group("MIDI")
-    g.add_argument("--map", dest="midi_keys", type=_key_map, action="append", metavar="V=KEY,...",
+    g.add_argument("--map", dest="midi_keys", type=key_map, action="append", metavar="V=KEY,...",
                    help=_("MIDI keys of the voices, e.g. --map 鼙=45,鼓=41. Voices: 鼙 (small, pi), 鼓 (big, gu), click (count-in), cue. Default: GM percussion {value} (鼓 loud and ringing, 鼙 soft and damped, after 陸德明's 釋文: see guji.midi); with --melodic, pitches (default {value2})").format(value=_describe(DEFAULT_KEYS, GM_PERCUSSION), value2=_describe(DEFAULT_PITCHES)))
-    g.add_argument("--velocity", dest="midi_velocities", type=_velocity_map, action="append",
+    g.add_argument("--velocity", dest="midi_velocities", type=velocity_map, action="append",
                    metavar="V=VEL,...",
                    help=_('note velocities 1–127, e.g. --velocity 鼙=70,鼓=110 (default {value}: 鼓 louder, per the text)').format(value=_describe(DEFAULT_VELOCITIES)))
     g.add_argument("--melodic", action="store_true",

@@ -21,7 +21,7 @@ from ._audio import (add_ramp_option, add_audio_options, add_mute_options, add_s
                      typed_command)
 from ._common import add_input_options, add_timing_options, checked, load_patterns
 from ._practise import add_check_options, refused
-from .midi import midi_options_from_args, parse_voice_values
+from .midi import key_map, midi_options_from_args, velocity_map
 
 from ...defaults import LATENCY as DEFAULT_LATENCY, check_latency as _latency
 
@@ -72,10 +72,10 @@ def _add_midi_out_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-audio", action="store_true",
                    help=_("with --midi-out: MIDI only, no sound from guji"))
     g.add_argument("--map", dest="midi_keys", action="append", metavar="V=KEY,...",
-                   type=lambda t: parse_voice_values(t, "key", 0),
+                   type=key_map,
                    help=_("MIDI keys of the voices, as for 'guji midi' (e.g. 鼙=45,鼓=41)"))
     g.add_argument("--velocity", dest="midi_velocities", action="append", metavar="V=VEL,...",
-                   type=lambda t: parse_voice_values(t, "velocity", 1),
+                   type=velocity_map,
                    help=_("note velocities 1–127, as for 'guji midi'"))
     g.add_argument("--melodic", action="store_true",
                    help=_("the drums on melodic channels, GM program 117 Taiko Drum, as for "

@@ -23,7 +23,7 @@ from ...timing.performance import DRUMS, Voice
 from ..reports import wrote
 from ._audio import add_mute_options, add_sequence_options, performance_from_args
 from ._common import add_input_options, add_timing_options, load_patterns
-from .midi import _key_map
+from .midi import key_map
 
 
 def register(subparsers) -> None:
@@ -52,7 +52,7 @@ def register(subparsers) -> None:
                    help=_("where the source's glyph of each stroke is printed: above the staff "
                         "(default), below it, or none (MuseScore 3 puts them below always)"))
     p.add_argument("--title", metavar="TEXT", help=_("the title (default: the patterns' names)"))
-    p.add_argument("--map", dest="midi_keys", type=_key_map, action="append",
+    p.add_argument("--map", dest="midi_keys", type=key_map, action="append",
                    metavar="V=KEY,...",
                    help=_("the General MIDI percussion keys notation programs play the notes on, "
                         "as for 'guji midi' (default 鼙=62, 鼓=41, click=76)"))

@@ -7,7 +7,9 @@ arrays it keeps from slice to slice (a :class:`~guji.text.reading.slicemap.Works
 Here every slice size, from a few characters to the whole text, must give
 what a character-by-character reading and a regular expression give for the
 whole text — with the workspace's arrays left over from bigger and smaller
-slices before, and with characters beyond the BMP (mapped as UTF-32).
+slices before, and with characters beyond the BMP (mapped as UTF-32) —
+also when the quick guess of whether a slice holds them is wrong (its
+string's size, which differs between Python builds), as are the line starts.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from guji.text.reading import notespans
 from guji.text.reading.prefilter import HIT_CHARS, _IDEOGRAPHS, _WORD_STARTS, _table
 from guji.text.reading.sieve import _run_class
-from guji.text.reading.slicemap import Workspace, piece_map
+from guji.text.reading import slicemap
+from guji.text.reading.slicemap import Workspace, line_starts, piece_map
 
 DATA = Path(__file__).resolve().parent / "data"
 CORPUS = sorted(DATA.rglob("*.txt"))
@@ -59,7 +61,6 @@ def mapped_in_slices(text: str, size: int, work: Workspace) -> dict[str, list]:
     for base, piece in slices:
         (h, codes, before), (rs, re_), (b, bcodes), (lt, ends), (feeds,) = \
             piece_map(piece, base, _table(), work)
-        before = np.where(before == 10, 0, before)      # a line feed before: a line's start
         out["hits"] += list(zip(h.tolist(), codes.tolist(), before.tolist()))
         out["runs"] += list(zip(rs.tolist(), re_.tolist()))
         out["brackets"] += list(zip(b.tolist(), bcodes.tolist()))
@@ -94,3 +95,24 @@ def test_every_corpus_in_slices(path):
     plain = read_plainly(text)
     for size in (7, 200, 1 << 20):
         assert mapped_in_slices(text, size, work) == plain
+
+
+def lines_plainly(text: str) -> list[int]:
+    """Where the lines after each line break start: after \\n, and after \\r not before \\n."""
+    return [k + 1 for k, c in enumerate(text)
+            if c == "\n" or (c == "\r" and text[k + 1:k + 2] != "\n")]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts(), st.sampled_from([3, 40, 1 << 20]), st.sampled_from([False, True]))
+def test_a_wrong_guess_of_wide_characters_maps_the_same(text, size, guess):
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(slicemap, "_wide", lambda piece: guess)
+        assert mapped_in_slices(text, size, Workspace()) == read_plainly(text)
+        assert line_starts(text, 7).tolist() == [k + 7 for k in lines_plainly(text)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts())
+def test_line_starts_as_lines_are_counted(text):
+    assert line_starts(text, 0).tolist() == lines_plainly(text)

@@ -11,7 +11,7 @@ import time
 from ...i18n import N_, _
 from ...errors import UsageError, escape_controls
 from ...limits import size_text
-from ...text.reading.library import FileScan, Skipped, scan_files, walk
+from ...text.reading.library import FileScan, Skipped, scan_batches, walk
 from ..terminal import unescaped
 from ._common import checked
 
@@ -108,14 +108,23 @@ def _count(n: int, word: str) -> str:
 def library_scans(args, tally: Tally):
     """Each file of the paths in *args* scanned (:class:`FileScan`), in order;
     what is skipped is counted and said on *tally*."""
+    for batch in library_batches(args, tally):
+        yield from batch
+
+
+def library_batches(args, tally: Tally):
+    """:func:`library_scans`, the files done together in one list at a time."""
     def files():
         for item in walk(args.paths, args.include, args.exclude):
             if isinstance(item, Skipped):
                 tally.skip(item)
             else:
                 yield item
-    for done in scan_files(files(), args.encoding, args.labels, args.jobs,
-                           getattr(args, "read_bracketed", False)):
-        tally.add(done)
-        if not done.skipped:
-            yield done
+    for batch in scan_batches(files(), args.encoding, args.labels, args.jobs,
+                              getattr(args, "read_bracketed", False)):
+        done = []
+        for scanned in batch:
+            tally.add(scanned)
+            if not scanned.skipped:
+                done.append(scanned)
+        yield done

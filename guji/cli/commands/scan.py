@@ -9,7 +9,7 @@ from ...i18n import _, ngettext
 from ...text.reading.encoding import read_text
 from ...text.reading.library import _line, read_lean, scan_big_file
 from ._common import add_input_options, add_json_option, print_json
-from ._library import Tally, add_library_options, is_library, library_scans
+from ._library import Tally, add_library_options, is_library, library_batches
 
 
 def register(sub) -> None:
@@ -67,25 +67,32 @@ def run(args) -> int:
 
 def _library(args) -> int:
     """Every file of a library: the files with patterns listed (or one JSON
-    object a file, as each is done), errors said, a summary at the end."""
+    object a file, written as each batch of files is done), errors said, a
+    summary at the end."""
     tally = Tally()
     try:
-        for done in library_scans(args, tally):
-            for notice in done.notices:
-                print(_("guji: {message}").format(message=notice), file=sys.stderr)
-            if done.error:
-                print(_("guji: {message}").format(message=done.error), file=sys.stderr)
+        for batch in library_batches(args, tally):
+            for done in batch:
+                _one_of_library(done, args.json)
             if args.json:
-                sys.stdout.write(json.dumps(done.to_json(), ensure_ascii=False) + "\n")
-                sys.stdout.flush()
-            elif done.patterns:
-                n = len(done.patterns)
-                print(ngettext("{file}: {n} pattern ({encoding})", "{file}: {n} patterns ({encoding})",
-                               n).format(file=done.path, n=n, encoding=done.encoding))
-                for lines in done.lines:
-                    print("\n".join(lines))
+                sys.stdout.flush()                 # (the batch's files were done together)
     finally:
         tally.close()
     if not args.json:
         print(tally.summary())
     return 2 if tally.failed else 0
+
+
+def _one_of_library(done, as_json: bool) -> None:
+    for notice in done.notices:
+        print(_("guji: {message}").format(message=notice), file=sys.stderr)
+    if done.error:
+        print(_("guji: {message}").format(message=done.error), file=sys.stderr)
+    if as_json:
+        sys.stdout.write(json.dumps(done.to_json(), ensure_ascii=False) + "\n")
+    elif done.patterns:
+        n = len(done.patterns)
+        print(ngettext("{file}: {n} pattern ({encoding})", "{file}: {n} patterns ({encoding})",
+                       n).format(file=done.path, n=n, encoding=done.encoding))
+        for lines in done.lines:
+            print("\n".join(lines))

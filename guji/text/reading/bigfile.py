@@ -89,7 +89,7 @@ def _map_range(job):
             maps.append(_narrow(piece_map(piece, base, table, work)))
             feeds = _feeds(view, piece, work)
             if feeds is None:
-                starts.append(line_starts(piece, base, table).astype(np.int32))
+                starts.append(line_starts(piece, base).astype(np.int32))
             else:                               # line feeds only: the map has them already
                 starts.append(maps[-1][4][0] + 1)
             pieces.append((base, at, length, feeds))

@@ -262,13 +262,20 @@ def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = 
     """:func:`scan_file` of each of *paths*, in order, from *jobs* processes
     (default: one a core; 1: this process); *read_bracketed* as ``guji scan
     --read-bracketed``."""
+    for batch in scan_batches(paths, encoding, labels, jobs, read_bracketed):
+        yield from batch
+
+
+def scan_batches(paths: Iterable[str], encoding: str | None = None, labels: str = "auto",
+                 jobs: int | None = None, read_bracketed: bool = False) -> Iterator[list[FileScan]]:
+    """:func:`scan_files`, the files done together (a batch) in one list at a time."""
     jobs = jobs or os.cpu_count() or 1
     limits = current()
     from .slicemap import roomy_heap
     roomy_heap()                                         # (before the workers fork: theirs too)
     if jobs == 1:
         for batch in _batches(paths):
-            yield from scan_many(batch, encoding, labels, read_bracketed)
+            yield scan_many(batch, encoding, labels, read_bracketed)
         return
     import multiprocessing                               # here: the command line starts
     from concurrent.futures import ProcessPoolExecutor   # quicker without them
@@ -281,9 +288,9 @@ def scan_files(paths: Iterable[str], encoding: str | None = None, labels: str = 
         for batch in _batches(paths):
             pending.append(pool.submit(_batch, batch, encoding, labels, limits, read_bracketed))
             while len(pending) > 2 * jobs:
-                yield from pending.popleft().result()
+                yield pending.popleft().result()
         while pending:
-            yield from pending.popleft().result()
+            yield pending.popleft().result()
     finally:
         for future in pending:
             future.cancel()

@@ -38,7 +38,7 @@ class TextMap:
 
     hits: np.ndarray            #: offsets of the hits, in order
     codes: np.ndarray           #: their code points
-    before: np.ndarray          #: the code points of the characters before them (0 at the start)
+    before: np.ndarray          #: the code points of the characters before them (0 at a line's start)
     note_starts: np.ndarray     #: outermost closed notes: opener offsets
     note_ends: np.ndarray       #: … and offsets just past their closers
     break_starts: np.ndarray    #: breaks (see the module), in order: those :func:`_kept_breaks` keeps

@@ -41,8 +41,9 @@ _OTHER_OPENERS = ("（", "【")
 #: More hits than this, one in every 100 characters or more, are left to the exact map
 #: (its numpy is quicker than a loop over the hits there).
 DENSE_HITS = 1000
-_STROKE_SET = frozenset(_STROKES)
 _LABEL_STARTS = frozenset(w[0] for w in LABELS)
+#: The characters the quick look looks for, as one regular expression (what
+#: it searched with before :func:`_places`; ``bench/bench_*_phases.py`` time a pass of it).
 _LOOKED_AT = re.compile("[" + re.escape(_STROKES + HALF + "".join(_LABEL_ENDS) + "".join(_OTHER_OPENERS)) + "]")
 
 
@@ -69,19 +70,16 @@ def run_pattern(ideographs: list[tuple[int, int]], not_prose: str, length: int) 
 def may_matter(text: str, runs: re.Pattern) -> bool:
     """Could any cluster of *text* matter (see the module)? *runs* matches a
     break (:func:`run_pattern`)."""
-    strokes: list[int] = []
-    halves: list[int] = []
-    for m in _LOOKED_AT.finditer(text):         # one pass over the text
-        c, at = m.group(), m.start()
-        if c in _STROKE_SET:
-            strokes.append(at)
-        elif c == HALF:
-            halves.append(at)
-        elif c in _OTHER_OPENERS:
-            return True                 # the exact map pairs these notes
-        elif at and text[at - 1] in _LABEL_STARTS:
-            return True                 # a label (every first character with every last one is)
-    if not strokes or (not halves and len(strokes) < 6):
+    if any(c in text for c in _OTHER_OPENERS):
+        return True                     # the exact map pairs these notes
+    for end in _LABEL_ENDS:             # a label (every first character with every last one is)
+        if any(at and text[at - 1] in _LABEL_STARTS for at in _places(text, end)):
+            return True
+    strokes = [at for c in _STROKES for at in _places(text, c)]
+    if not strokes:
+        return False
+    halves = list(_places(text, HALF))
+    if not halves and len(strokes) < 6:
         return False
     hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
     if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
@@ -91,6 +89,17 @@ def may_matter(text: str, runs: re.Pattern) -> bool:
         if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):
             return True                 # a note inside a note: the exact map pairs them
     return _grouped(text, hits, runs)
+
+
+def _places(text: str, c: str):
+    """Where the character *c* stands in *text* (one ``str.find`` each: a
+    search for one character runs at memory speed, quicker than a regular
+    expression over every character)."""
+    find = text.find
+    at = find(c)
+    while at >= 0:
+        yield at
+        at = find(c, at + 1)
 
 
 def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:

@@ -17,7 +17,7 @@ import numpy as np
 
 from .lexer import NOTE_BRACKETS
 
-HIT, RUN, OPEN, CLOSE, LT, GT, EOL, CR = 1, 2, 3, 4, 5, 6, 7, 8
+HIT, RUN, OPEN, CLOSE, LT, GT, EOL = 1, 2, 3, 4, 5, 6, 7
 #: How many ideographs in a row make a break: one more than a typo may be
 #: (:data:`guji.text.reading.typos.MAX_TYPO_CHARS`).
 BREAK_LENGTH = 5
@@ -36,7 +36,7 @@ def classes(hits: str, run_ranges: list[tuple[int, int]], skip: str) -> np.ndarr
         table[ord(ch)] = HIT
     for o, c in NOTE_BRACKETS.items():
         table[ord(o)], table[ord(c)] = OPEN, CLOSE
-    table[ord("<")], table[ord(">")], table[ord("\n")], table[ord("\r")] = LT, GT, EOL, CR
+    table[ord("<")], table[ord(">")], table[ord("\n")] = LT, GT, EOL
     return table
 
 
@@ -79,15 +79,12 @@ def piece_map(piece: str, base: int, table: np.ndarray, work: Workspace | None =
     ending after a line feed (or at the text's end): hits (offsets, code
     points, code points before), long runs (starts, ends), brackets (offsets,
     code points), markup tags (see :func:`_tags`), line feeds (offsets).
-    *work* holds the arrays it is made in (none of them is returned)."""
+    The code point before a hit is 0 at a line's start (after a line feed,
+    and at the slice's start: so the map is the same however the text is
+    sliced). *work* holds the arrays it is made in (none of them is returned)."""
     work = work or Workspace()
-    raw = None if _wide(piece) else piece.encode("utf-16-le", "surrogatepass")
-    if raw is not None and len(raw) == 2 * len(piece):
-        units = np.frombuffer(raw, dtype=np.uint16)
-        lookup = table[:0x10000]
-    else:                                               # characters beyond the BMP
-        units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        lookup = table
+    units = code_units(piece)
+    lookup = table[:0x10000] if units.dtype == np.uint16 else table
     n = len(units)
     indices = work.array("indices", n, np.intp)         # (intp indices gather fastest)
     np.copyto(indices, units)
@@ -100,6 +97,7 @@ def piece_map(piece: str, base: int, table: np.ndarray, work: Workspace | None =
     before = units[np.maximum(h - 1, 0)].astype(np.int64)
     if len(h) and h[0] == 0:
         before[0] = 0                                   # the piece starts a line (or the text)
+    before[before == 10] = 0                            # … and so does every line feed
     brackets = at[(kind == OPEN) | (kind == CLOSE)]
     feeds = at[kind == EOL]
     starts += base
@@ -152,13 +150,11 @@ def _tags(at: np.ndarray, kind: np.ndarray, n: int, base: int):
     return lt + base, ends + base
 
 
-def line_starts(piece: str, base: int, table: np.ndarray) -> np.ndarray:
+def line_starts(piece: str, base: int) -> np.ndarray:
     """Offsets (from *base*) where the lines after the line breaks of *piece*
     start: after ``\\n``, and after ``\\r`` not followed by ``\\n`` (as
     :class:`~guji.text.reading.lexer.SourceText` counts lines)."""
-    units = np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32) \
-        if _wide(piece) else np.frombuffer(piece.encode("utf-16-le", "surrogatepass"),
-                                           dtype=np.uint16)
+    units = code_units(piece)
     feeds = np.flatnonzero(units == 10)
     if "\r" not in piece:
         return feeds + 1 + base
@@ -168,8 +164,20 @@ def line_starts(piece: str, base: int, table: np.ndarray) -> np.ndarray:
     return np.union1d(feeds, alone) + 1 + base
 
 
+def code_units(piece: str) -> np.ndarray:
+    """The code points of *piece*, one array item a character: UTF-16 units
+    (2 bytes each) when every character is in the BMP, else UTF-32."""
+    if not _wide(piece):
+        raw = piece.encode("utf-16-le", "surrogatepass")
+        if len(raw) == 2 * len(piece):                  # (no surrogate pair: one unit a character)
+            return np.frombuffer(raw, dtype=np.uint16)
+    return np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
 def _wide(piece: str) -> bool:
-    """Does *piece* hold characters beyond the BMP? (CPython stores such a
-    string 4 bytes a character: its size says so without a pass over it.)"""
+    """Does *piece* seem to hold characters beyond the BMP? (CPython stores
+    such a string 4 bytes a character, so its size tells without a pass
+    over it; a guess only, which :func:`code_units` checks: the header's
+    size differs between builds.)"""
     return sys.getsizeof(piece) >= 4 * len(piece) + 40 and len(piece) > 64 \
         or (len(piece) <= 64 and any(ord(c) > 0xFFFF for c in piece))

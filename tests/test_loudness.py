@@ -176,6 +176,32 @@ def test_memory_does_not_grow_with_the_length_of_the_piece(room):
     assert long < short + 1_000_000, (short, long)
 
 
+_DISTINCT = """
+import sys, tracemalloc
+import guji.sound.blocks, guji.sound.mixer
+from guji.cli import main
+# the mixer keeps 100 kB of distinct steps (32 MB in a real render): past that a
+# step is made afresh each time, and so must the loudness's caches forget it
+guji.sound.blocks.BLOCK_MEMORY = guji.sound.mixer.BLOCK_MEMORY = 100_000
+ids = ["lu:1", "xue:1", "lu:2", "xue:2"]
+for n in (1, 4):
+    tracemalloc.start()
+    main(["render", *(ids * 3)[:3 * n], "--rate", "8000", "-o", sys.argv[1] + str(n) + ".wav"])
+    print(tracemalloc.get_traced_memory()[1])
+    tracemalloc.stop()
+"""
+
+
+def test_memory_stays_flat_when_the_distinct_steps_pass_what_the_mixer_keeps(tmp_path):
+    # 3 then 12 patterns one after another, each step its own (no pass recurs): the
+    # loudness's caches hold only the steps the mixer keeps (were: every step)
+    run = subprocess.run([sys.executable, "-c", _DISTINCT, str(tmp_path / "a")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    short, long = map(int, run.stdout.split()[-2:])
+    assert long < short + 1_000_000, (short, long)
+
+
 @pytest.mark.parametrize("value", ["loud", "3", "-100", "nan"])
 def test_a_loudness_that_is_not_one_is_one_line(tmp_path, value):
     run = guji(["render", "lu", "--loudness", value, "-o", "a.wav"], tmp_path)

@@ -51,7 +51,8 @@ def step_of(mix) -> int | None:
 
 
 def _fixed(*arrays) -> bool:
-    """Whether every one of *arrays* is read-only (a recurring step, kept as it is)."""
+    """Whether every one of *arrays* is read-only (a limited step kept in a pass's
+    memo, or a given step the walk kept: each recurs as the same array)."""
     return not any(a.flags.writeable for a in arrays)
 
 
@@ -64,6 +65,10 @@ class Steady:
         if steps is None and mix._made_frames != step:   # the distinct raw steps, made once
             _, mix._made = block_peaks(mix, step, BLOCK_MEMORY)
             mix._made_frames = step
+        #: the raw steps that recur as the same array: the mixer's kept blocks (every
+        #: raw step is read-only, but the others are made afresh each time, and a
+        #: cache holding them would hold the whole render)
+        self._kept = None if steps is not None else {id(b) for b in mix._made.values()}
         self.weigh = Weighing(mix.rate, mix.channels)
         self.taps = self.weigh.taps
         self.raw_sums: dict[tuple, tuple] = {}
@@ -71,6 +76,13 @@ class Steady:
         self._peak_room = PEAK_FRAMES
         self.last: tuple | None = None          # (gain_db, ceiling, memo) of the last pass
         self.align = mix.rate // 10 if mix.rate % 10 == 0 else mix.rate
+
+    def _recurring(self, *raw) -> bool:
+        """Whether the raw steps *raw* recur as these same arrays (worth keeping what
+        is worked out from them)."""
+        if self._kept is None:
+            return _fixed(*raw)
+        return all(id(a) in self._kept for a in raw)
 
     # -- the raw render --------------------------------------------------------
     def raw(self):
@@ -86,7 +98,7 @@ class Steady:
         if hit is not None and hit[0] is before and hit[1] is now:
             return hit[2], hit[3]
         sums, complete = self.weigh.sums(before, now, at)
-        if _fixed(before, now):
+        if self._recurring(before, now):
             self.raw_sums[key] = (before, now, sums, complete)
         return sums, complete
 
@@ -117,7 +129,7 @@ class Steady:
                 and hit[3].floor <= quiet:
             return hit[3]
         peaks = raw_peaks(window, quiet if hit is None else quiet * PEAK_SPARE)
-        if _fixed(before, now, ahead) and self._peak_room >= len(peaks.frames):
+        if self._recurring(before, now, ahead) and self._peak_room >= len(peaks.frames):
             self._peak_room -= len(peaks.frames) - (len(hit[3].frames) if hit else 0)
             self.peaks[key] = (before, now, ahead, peaks)
         return peaks
@@ -148,7 +160,7 @@ class Steady:
                 window = np.concatenate([before[-ctx:], now, tail])
                 peaks = self._peaks_of(before, now, ahead, window, limiter.quiet)
                 out, carry_out, spans = limiter.limit_span(window, carry, peaks, self.taps)
-                if room >= out.nbytes and _fixed(before, now, ahead):
+                if room >= out.nbytes and self._recurring(before, now, ahead):
                     out.setflags(write=False)      # read-only: given again (and memoised after)
                     memo[key] = (before, now, ahead, out, carry_out, spans)
                     room -= out.nbytes

@@ -69,6 +69,7 @@ class Steady:
         #: raw step is read-only, but the others are made afresh each time, and a
         #: cache holding them would hold the whole render)
         self._kept = None if steps is not None else {id(b) for b in mix._made.values()}
+        self._order: list | None = None     # every raw step in turn, when all recur
         self.weigh = Weighing(mix.rate, mix.channels)
         self.taps = self.weigh.taps
         self.raw_sums: dict[tuple, tuple] = {}
@@ -86,10 +87,24 @@ class Steady:
 
     # -- the raw render --------------------------------------------------------
     def raw(self):
-        """The raw steps (unscaled, a recurring one the same read-only array)."""
+        """The raw steps (unscaled, a recurring one the same read-only array). When
+        every step recurs, the first walk notes their order and the later ones
+        take it (the mixer's search of each step's hits, made once)."""
         if self._steps is not None:
             return self._steps
-        return self.mix._blocks(self.step, 0, self.mix.frames, None, True)
+        if self._order is not None:
+            return iter(self._order)
+        return self._noted(self.mix._blocks(self.step, 0, self.mix.frames, None, True))
+
+    def _noted(self, steps):
+        order: list | None = []
+        for now in steps:
+            if order is not None and id(now) in self._kept:
+                order.append(now)
+            else:
+                order = None                # a step made afresh: the order is not kept
+            yield now
+        self._order = order
 
     def _raw_sums(self, before, now, at: int):
         """The K-weighted sums of squares of raw step *now*'s pieces (after *before*)."""

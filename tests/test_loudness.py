@@ -265,3 +265,16 @@ def test_what_the_passes_keep_gives_the_samples_a_fresh_limiter_gives():
     given = list(state.limited_steps(10.5, -1.0))
     assert all(a is b for a, b in zip(given, state.limited_steps(10.5, -1.0)) if not a.flags.writeable)
     assert np.array_equal(np.concatenate(given), streamed)
+
+
+@pytest.mark.parametrize("channels, count_in", [(2, 0), (2, 4), (1, 2)])
+def test_the_raw_render_weighed_from_its_one_shots_is_the_meter_s_reading(channels, count_in):
+    # on the grid the raw render's K-weighting is its one-shots' K-weighted and pasted
+    # (the weighting is linear): each channel scaled from the loudest, the clicks too
+    from guji.sound.steady import Steady
+    score = Score(load("xue"), Rite.SHE, 0.6, repeat=3, count_in=count_in)
+    mix = Mix(score, kit=_kit(), rate=8000, channels=channels)
+    state = Steady(mix, mix.step_frames())
+    assert state._kept                      # the mixer's own steps: weighed from one-shots
+    exact = measure(mix.raw_blocks(), 8000, channels, mix.frames)
+    assert abs(state.raw_loudness() - exact) < 1e-6, (state.raw_loudness(), exact)

@@ -10,7 +10,12 @@ such quadruple. :class:`Steady` keeps what does not depend on the gain across
 the measuring passes of one render: the raw steps, the 4× points of their loud
 frames (:class:`~guji.sound.limiter.Peaks`), the K-weighted sums of squares
 of each raw step's 100 ms pieces; and the last pass's limited steps, which
-the render then gives again instead of limiting them once more.
+the render then gives again instead of limiting them once more. Only what
+comes of steps the mixer keeps (and gives again as the same array) is kept.
+
+The raw render's K-weighting is its one-shots' K-weighted (once each, by
+one transform a length) and pasted where the mixer pastes them: a distinct
+step costs a paste, not a transform of its own.
 
 The K-weighting is linear: where the limiter leaves a step at the plain gain
 *g* (most of it), the K-weighted limited step is *g* times the raw one's, so
@@ -24,11 +29,15 @@ are the streaming limiter's, the loudness its meter's to float rounding
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
+from .blocks import add_hits
 from .gauge import Weighing
 from .limiter import Limiter
-from .loudness import Meter, k_weighting
+from .loudness import Meter, k_weighting, piece_sums
+from .onsets import TrackSet, hits_near
 
 #: Bytes of limited steps kept to give again.
 STEADY_MEMORY = 32 * 2**20
@@ -70,6 +79,7 @@ class Steady:
         #: cache holding them would hold the whole render)
         self._kept = None if steps is not None else {id(b) for b in mix._made.values()}
         self._order: list | None = None     # every raw step in turn, when all recur
+        self._weighted: tuple | None = None  # the one-shots K-weighted, and their tracks
         self.weigh = Weighing(mix.rate, mix.channels)
         self.taps = self.weigh.taps
         self.raw_sums: dict[tuple, tuple] = {}
@@ -112,10 +122,36 @@ class Steady:
         hit = self.raw_sums.get(key)
         if hit is not None and hit[0] is before and hit[1] is now:
             return hit[2], hit[3]
-        sums, complete = self.weigh.sums(before, now, at)
+        if self._kept is None:
+            sums, complete = self.weigh.sums(before, now, at)
+        else:
+            sums, complete = self._pasted_sums(at, len(now))
         if self._recurring(before, now):
             self.raw_sums[key] = (before, now, sums, complete)
         return sums, complete
+
+    def _pasted_sums(self, at: int, n: int):
+        """The K-weighted sums of the raw render's frames [*at*, *at* + *n*): the
+        mixer's one-shots K-weighted (once), pasted where it pastes them. (A
+        pair of raw steps (before, now) fixes these hits: the rings reach back
+        less than a step further than the raw shots.)"""
+        mix = self.mix
+        if self._weighted is None:
+            gains = {i: g for (_, g, _), i in mix._kind_ids.items()}
+            shots = self.weigh.weighted(mix._shots, [gains[i] for i in range(len(mix._shots))])
+            tracks = [copy.copy(tr) for tr in mix._tracks]
+            for tr in tracks:
+                tr.max_length += self.taps - 1
+            self._weighted = shots, TrackSet(tracks)
+        shots, tracks = self._weighted
+        buf = np.zeros((n, mix.channels), dtype=np.float32)
+        for positions, kinds, _ in hits_near(tracks, mix._cue_pos, mix._cue_kind,
+                                             mix._max_length + self.taps - 1, at, at + n):
+            add_hits(buf, at, at + n, positions, kinds, shots)
+        power = np.square(buf[:, 0], dtype=np.float64)
+        for c in range(1, mix.channels):
+            power += np.square(buf[:, c], dtype=np.float64)
+        return piece_sums(power, at, mix.rate)
 
     def raw_loudness(self, tick=None) -> float:
         """The integrated loudness of the render as it is (no gain, no limiter);

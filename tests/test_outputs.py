@@ -317,6 +317,37 @@ def test_guji_wav_is_libsndfile_wav_byte_for_byte(tmp_path):
         assert ours.getvalue() == (tmp_path / "ref.wav").read_bytes(), (channels, subtype)
 
 
+@pytest.mark.skipif(not hasattr(os, "writev"), reason="os.writev (POSIX)")
+@pytest.mark.parametrize("subtype", ["PCM_16", "PCM_24", "FLOAT"])
+def test_blocks_written_together_are_the_blocks_written_one_by_one(subtype):
+    """``WaveWriter.write_all`` hands a batch of blocks to ``os.writev``: through
+    a pipe its writes come back short (the pipe holds 64 KiB), and the rest is
+    written after; the bytes are those of ``write`` block by block."""
+    import threading
+    rng = np.random.default_rng(11)
+    kind = {"PCM_16": np.int16, "PCM_24": np.int32, "FLOAT": np.float32}[subtype]
+    blocks = [(rng.random((n, 2)) * 2000 - 1000).astype(kind) for n in (5000, 30000, 1, 70000)]
+    frames = sum(len(b) for b in blocks)
+    one_by_one = io.BytesIO()
+    writer = riff.WaveWriter(one_by_one, frames, 2, 8000, subtype)
+    for block in blocks:
+        writer.write(block)
+    writer.close()
+    read, write = os.pipe()
+    got = []
+    reader = threading.Thread(target=lambda: got.append(b"".join(iter(
+        lambda: os.read(read, 4096), b""))))
+    reader.start()
+    with open(write, "wb") as f:
+        writer = riff.WaveWriter(f, frames, 2, 8000, subtype)
+        writer.write_all(blocks[:2])
+        writer.write_all(blocks[2:])
+        writer.close()
+    reader.join(timeout=60)
+    os.close(read)
+    assert got[0] == one_by_one.getvalue()
+
+
 def test_the_wav_header_reads_back_as_libsndfile_reads_it(tmp_path):
     """guji reads a WAV's length from its header (the report after a render)
     without libsndfile: the same frames, rate, channels and sample format as

@@ -82,6 +82,12 @@ class Steady:
         self._weighted: tuple | None = None  # the one-shots K-weighted, and their tracks
         self.weigh = Weighing(mix.rate, mix.channels)
         self.taps = self.weigh.taps
+        #: the silence before the first step and after the last (one array: kept with them)
+        context = Limiter(mix.rate, mix.channels, 1, 1.0, 0.0).context
+        self.silence = np.zeros((max(self.taps, context), mix.channels), dtype=np.float32)
+        self.silence.setflags(write=False)
+        if self._kept is not None:
+            self._kept.add(id(self.silence))
         self.raw_sums: dict[tuple, tuple] = {}
         self.peaks: dict[tuple, tuple] = {}
         self._peak_room = PEAK_FRAMES
@@ -158,7 +164,7 @@ class Steady:
         *tick*: called with the frames of each step measured."""
         mix = self.mix
         meter = Meter(mix.rate, mix.channels, mix.frames)
-        before, at = np.zeros((self.taps, mix.channels), dtype=np.float32), 0
+        before, at = self.silence, 0
         for now in self.raw():
             sums, complete = self._raw_sums(before, now, at)
             meter.add_pieces(sums, complete)
@@ -167,6 +173,7 @@ class Steady:
             before = now
             if tick is not None:
                 tick(len(now))
+        self._weighted = None         # (15 MB at 48 kHz) made again only for a step not kept
         meter.finish()
         return meter.integrated()
 
@@ -192,7 +199,7 @@ class Steady:
         limiter = Limiter(mix.rate, mix.channels, mix.frames, 10.0 ** (gain_db / 20.0),
                           ceiling_dbfs)
         ctx = limiter.context
-        silence = np.zeros((ctx, mix.channels), dtype=np.float32)
+        silence = self.silence
         room = STEADY_MEMORY - sum(v[3].nbytes for v in memo.values())
         carry = 0
         raw = self.raw()
@@ -237,8 +244,7 @@ class Steady:
         g2 = 10.0 ** (gain_db / 10.0)
         meter = Meter(mix.rate, mix.channels, mix.frames)
         known: dict[tuple, tuple] = {}
-        zeros = np.zeros((self.taps, mix.channels), dtype=np.float32)
-        prev = (zeros, zeros, ())
+        prev = (self.silence, self.silence, ())
         at = 0
         for now, out, spans in self.walk(gain_db, ceiling_dbfs, memo):
             key = (id(prev[1]), id(out), at % self.align)

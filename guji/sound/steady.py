@@ -143,8 +143,7 @@ class Steady:
         less than a step further than the raw shots.)"""
         mix = self.mix
         if self._weighted is None:
-            gains = {i: g for (_, g, _), i in mix._kind_ids.items()}
-            shots = self.weigh.weighted(mix._shots, [gains[i] for i in range(len(mix._shots))])
+            shots = self._weighted_shots()
             tracks = [copy.copy(tr) for tr in mix._tracks]
             for tr in tracks:
                 tr.max_length += self.taps - 1
@@ -158,6 +157,23 @@ class Steady:
         for c in range(1, mix.channels):
             power += np.square(buf[:, c], dtype=np.float64)
         return piece_sums(power, at, mix.rate)
+
+    def _weighted_shots(self) -> list[np.ndarray]:
+        """The mixer's one-shots K-weighted: each voice's hit weighted (once, and
+        kept: :func:`~guji.sound.oneshot.weighted_one_shot`), times its channel gains."""
+        from .oneshot import weighted_one_shot
+        from .strokes import stroke_params
+        mix = self.mix
+        shots: list = [None] * len(mix._shots)
+        for (voice, gains, variant), i in mix._kind_ids.items():
+            if voice is None:
+                weighted = np.zeros(self.taps, dtype=np.float32)
+            else:
+                params = mix.kit[voice]
+                params = params if variant is None else stroke_params(params, variant)
+                weighted = weighted_one_shot(params, mix.rate)
+            shots[i] = weighted[:, None] * np.array(gains, dtype=np.float32)[None, :]
+        return shots
 
     def raw_loudness(self, tick=None) -> float:
         """The integrated loudness of the render as it is (no gain, no limiter);

@@ -157,8 +157,8 @@ def test_renders_rebuild_a_bad_cache_and_sound(tmp_path, body):
     cache = tmp_path / "cache"
     env = runner.environment(GUJI_CACHE=str(cache))
     assert runner.guji(["render", "lu", "-o", "good.wav"], tmp_path, env=env).returncode == 0
-    files = sorted(cache.glob("hit-*.npy"))
-    assert files
+    files = sorted(cache.glob("*hit-*.npy"))    # the hits, and the K-weighted hits (loudness)
+    assert {f.name.split("-")[0] for f in files} == {"hit", "khit"}
     for f in files:
         length = np.load(f).shape[0]
         forge(f, (10 ** 11,), b"\0" * 400) if body == "forged" else \

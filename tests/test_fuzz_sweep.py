@@ -118,8 +118,9 @@ def _kit(rng: random.Random, folder: Path) -> str | None:
 
 
 def _spoil_cache(rng: random.Random, cache: Path) -> None:
-    """Cut short, forge or fill with NaN one cached hit (what guji must check and rebuild)."""
-    hits = sorted(cache.glob("hit-*.npy")) if cache.is_dir() else []
+    """Cut short, forge or fill with NaN one cached hit, or K-weighted hit (what guji
+    must check and rebuild)."""
+    hits = sorted(cache.glob("*hit-*.npy")) if cache.is_dir() else []
     if not hits or rng.random() < 0.6:
         return
     path = rng.choice(hits)

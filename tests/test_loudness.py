@@ -176,6 +176,32 @@ def test_memory_does_not_grow_with_the_length_of_the_piece(room):
     assert long < short + 1_000_000, (short, long)
 
 
+_DISTINCT = """
+import sys, tracemalloc
+import guji.sound.blocks, guji.sound.mixer
+from guji.cli import main
+# the mixer keeps 100 kB of distinct steps (32 MB in a real render): past that a
+# step is made afresh each time, and so must the loudness's caches forget it
+guji.sound.blocks.BLOCK_MEMORY = guji.sound.mixer.BLOCK_MEMORY = 100_000
+ids = ["lu:1", "xue:1", "lu:2", "xue:2"]
+for n in (1, 4):
+    tracemalloc.start()
+    main(["render", *(ids * 3)[:3 * n], "--rate", "8000", "-o", sys.argv[1] + str(n) + ".wav"])
+    print(tracemalloc.get_traced_memory()[1])
+    tracemalloc.stop()
+"""
+
+
+def test_memory_stays_flat_when_the_distinct_steps_pass_what_the_mixer_keeps(tmp_path):
+    # 3 then 12 patterns one after another, each step its own (no pass recurs): the
+    # loudness's caches hold only the steps the mixer keeps (were: every step)
+    run = subprocess.run([sys.executable, "-c", _DISTINCT, str(tmp_path / "a")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    short, long = map(int, run.stdout.split()[-2:])
+    assert long < short + 1_000_000, (short, long)
+
+
 @pytest.mark.parametrize("value", ["loud", "3", "-100", "nan"])
 def test_a_loudness_that_is_not_one_is_one_line(tmp_path, value):
     run = guji(["render", "lu", "--loudness", value, "-o", "a.wav"], tmp_path)
@@ -239,3 +265,16 @@ def test_what_the_passes_keep_gives_the_samples_a_fresh_limiter_gives():
     given = list(state.limited_steps(10.5, -1.0))
     assert all(a is b for a, b in zip(given, state.limited_steps(10.5, -1.0)) if not a.flags.writeable)
     assert np.array_equal(np.concatenate(given), streamed)
+
+
+@pytest.mark.parametrize("channels, count_in", [(2, 0), (2, 4), (1, 2)])
+def test_the_raw_render_weighed_from_its_one_shots_is_the_meter_s_reading(channels, count_in):
+    # on the grid the raw render's K-weighting is its one-shots' K-weighted and pasted
+    # (the weighting is linear): each channel scaled from the loudest, the clicks too
+    from guji.sound.steady import Steady
+    score = Score(load("xue"), Rite.SHE, 0.6, repeat=3, count_in=count_in)
+    mix = Mix(score, kit=_kit(), rate=8000, channels=channels)
+    state = Steady(mix, mix.step_frames())
+    assert state._kept                      # the mixer's own steps: weighed from one-shots
+    exact = measure(mix.raw_blocks(), 8000, channels, mix.frames)
+    assert abs(state.raw_loudness() - exact) < 1e-6, (state.raw_loudness(), exact)

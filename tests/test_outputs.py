@@ -317,6 +317,54 @@ def test_guji_wav_is_libsndfile_wav_byte_for_byte(tmp_path):
         assert ours.getvalue() == (tmp_path / "ref.wav").read_bytes(), (channels, subtype)
 
 
+@pytest.mark.skipif(not hasattr(os, "writev"), reason="os.writev (POSIX)")
+@pytest.mark.parametrize("subtype", ["PCM_16", "PCM_24", "FLOAT"])
+@pytest.mark.parametrize("short", [False, True])
+def test_blocks_written_together_are_the_blocks_written_one_by_one(tmp_path, monkeypatch,
+                                                                   subtype, short):
+    """``WaveWriter.write_all`` hands a batch of blocks to ``os.writev``: the bytes
+    are those of ``write`` block by block, to a file and through a pipe. A short
+    write (a signal, a full disk: not caused here for real, so *simulated* by
+    an ``os.writev`` that writes at most 1,000 bytes of its first block a
+    call) is finished by the next calls."""
+    import threading
+    if short:
+        real, calls = os.writev, []
+
+        def writev(fd, views):
+            calls.append(1)
+            assert len(calls) < 1000, "the short writes were never finished"
+            return real(fd, [views[0][:1000]])
+        monkeypatch.setattr(riff.os, "writev", writev)
+    rng = np.random.default_rng(11)
+    kind = {"PCM_16": np.int16, "PCM_24": np.int32, "FLOAT": np.float32}[subtype]
+    blocks = [(rng.random((n, 2)) * 2000 - 1000).astype(kind) for n in (5000, 3000, 1, 7000)]
+    frames = sum(len(b) for b in blocks)
+    one_by_one = io.BytesIO()
+    writer = riff.WaveWriter(one_by_one, frames, 2, 8000, subtype)
+    for block in blocks:
+        writer.write(block)
+    writer.close()
+    with open(tmp_path / "a.wav", "wb") as f:
+        writer = riff.WaveWriter(f, frames, 2, 8000, subtype)
+        writer.write_all(blocks[:2])
+        writer.write_all(blocks[2:])
+        writer.close()
+    assert (tmp_path / "a.wav").read_bytes() == one_by_one.getvalue()
+    read, write = os.pipe()
+    got = []
+    reader = threading.Thread(target=lambda: got.append(b"".join(iter(
+        lambda: os.read(read, 65536), b""))))
+    reader.start()
+    with open(write, "wb") as f:
+        writer = riff.WaveWriter(f, frames, 2, 8000, subtype)
+        writer.write_all(blocks)
+        writer.close()
+    reader.join(timeout=60)
+    os.close(read)
+    assert got[0] == one_by_one.getvalue()
+
+
 def test_the_wav_header_reads_back_as_libsndfile_reads_it(tmp_path):
     """guji reads a WAV's length from its header (the report after a render)
     without libsndfile: the same frames, rate, channels and sample format as

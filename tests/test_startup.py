@@ -5,6 +5,7 @@ quick start-up is, in seconds, is bench/bench_startup.py's figure, not a test's.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,33 @@ def test_a_package_s_later_names_load_when_asked(package):
             assert value is getattr(importlib.import_module(f"{package}.{later}"), name)
     with pytest.raises(AttributeError):
         getattr(module, "no_such_name")
+
+
+#: numpy loaded after the console script's start (or without it): the process's
+#: threads (Linux) and what OPENBLAS_NUM_THREADS says.
+THREADS = r"""
+import os, sys
+if sys.argv[1] == "guji":
+    from guji.cli import main
+    main(["--version"])
+import numpy
+print(len(os.listdir("/proc/self/task")), os.environ.get("OPENBLAS_NUM_THREADS"))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2,
+                    reason="threads counted in /proc, on a machine of several cores")
+def test_the_command_line_s_numpy_starts_no_blas_threads(tmp_path):
+    """guji does no linear algebra: OpenBLAS's threads (one a core, spinning as
+    numpy loads) would cost every command CPU for nothing. A user's own setting stays."""
+    def threads(who: str, **extra: str) -> tuple[int, str]:
+        env = environment(**extra)
+        if not extra:
+            env.pop("OPENBLAS_NUM_THREADS", None)
+        out = subprocess.run([sys.executable, "-c", THREADS, who], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+        count, value = out.split()[-2:]
+        return int(count), value
+    assert threads("numpy")[0] > 1                 # numpy alone: OpenBLAS's threads
+    assert threads("guji") == (1, "1")
+    assert threads("guji", OPENBLAS_NUM_THREADS="2") == (2, "2")

@@ -299,3 +299,33 @@ def test_a_cached_hit_is_the_synthesised_one_and_a_bad_cache_is_passed_over(tmp_
     assert oneshot._cache_file(params, 44100) is None
     assert np.array_equal(oneshot.voice_one_shot(params, 44100), fresh)
     oneshot._one_shot_cached.cache_clear()
+
+
+def test_a_k_weighted_hit_is_the_hit_weighted_and_kept_like_it(tmp_path, monkeypatch):
+    # the loudness on the grid pastes each voice's hit K-weighted (BS.1770): made
+    # once from the hit, kept on disk beside it, a bad file passed over
+    from guji.sound import oneshot
+    from guji.sound.loudness import k_weighting
+    from guji.sound.synth import DEFAULT_SMALL
+
+    monkeypatch.setenv("GUJI_CACHE", str(tmp_path))
+    params = DEFAULT_SMALL.replace(seed=54321)         # a voice no other test has cached
+    for cached in (oneshot._one_shot_cached, oneshot._weighted_cached):
+        cached.cache_clear()
+    hit = oneshot.voice_one_shot(params, 8000).astype(np.float64)
+    exact = np.convolve(hit, k_weighting(8000))          # the whole ring
+    first = oneshot.weighted_one_shot(params, 8000)
+    assert first.dtype == np.float32 and len(first) == len(exact)
+    assert np.max(np.abs(first - exact)) < 1e-5 * np.max(np.abs(exact))
+    files = list(tmp_path.glob("khit-*.npy"))
+    assert len(files) == 1
+    oneshot._weighted_cached.cache_clear()
+    assert np.array_equal(oneshot.weighted_one_shot(params, 8000), first)    # read from disk
+    files[0].write_bytes(b"not a numpy file")
+    oneshot._weighted_cached.cache_clear()
+    assert np.array_equal(oneshot.weighted_one_shot(params, 8000), first)    # passed over
+    monkeypatch.setenv("GUJI_CACHE", "off")
+    oneshot._weighted_cached.cache_clear()
+    assert np.array_equal(oneshot.weighted_one_shot(params, 8000), first)
+    for cached in (oneshot._one_shot_cached, oneshot._weighted_cached):
+        cached.cache_clear()

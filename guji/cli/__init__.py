@@ -12,17 +12,18 @@ import sys
 
 #: The exit statuses of a stop: SIGHUP, SIGINT, SIGTERM.
 STOPPED = (129, 130, 143)
-#: guji does no linear algebra: numpy's OpenBLAS need not start a thread a
-#: core when numpy is imported (about 0.05 s of CPU each time, measured on 2
-#: cores), unless the user asked for threads.
-_ONE_BLAS_THREAD = ("OPENBLAS_NUM_THREADS", "1")
+#: numpy's OpenBLAS starts a thread for each core when numpy loads, and they
+#: spin a while: 0.09 s of CPU each command, about half of numpy's start-up on
+#: two cores. guji does no linear algebra, so its command line asks for one
+#: (unless the user's environment says otherwise; children inherit it).
+ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1"}
 
 
 def main(argv=None) -> int:
     """Run ``guji`` with *argv* (default ``sys.argv[1:]``); return the exit status."""
-    if not os.environ.get(_ONE_BLAS_THREAD[0]):
-        os.environ[_ONE_BLAS_THREAD[0]] = _ONE_BLAS_THREAD[1]
     signals = None
+    for name, value in ONE_BLAS_THREAD.items():      # before numpy loads
+        os.environ.setdefault(name, value)
     try:
         from . import signals
         signals.install()

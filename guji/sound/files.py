@@ -112,14 +112,18 @@ class _BlockWriter:
     """
 
     def __init__(self, sink, subtype: str, channels: int, block_frames: int,
-                 batch_frames: int = 0, shift24: bool = True):
+                 batch_frames: int = 0, shift24: bool = True, gather=None):
         self.sink = sink
         self.subtype = subtype
         self.shift24 = shift24
+        #: takes a batch as a list of encoded blocks (no copy into one array), if given
+        self.gather = gather
+        self._gathered: list[np.ndarray] = []
+        self._batch_frames = max(block_frames, batch_frames)
         pcm = {"PCM_16": (np.int16, np.float32, 32767.0),
                "PCM_24": (np.int32, np.float64, 8388607.0)}.get(subtype)
         self._kind, self._work_type, self._scale = pcm or (np.float32, np.float32, None)
-        frames = max(block_frames, batch_frames)
+        frames = max(block_frames, batch_frames) if gather is None else 0
         self._batch = np.empty((frames, channels), self._kind)
         self._work = np.empty((block_frames, channels), self._work_type)
         self._fill = 0
@@ -151,6 +155,12 @@ class _BlockWriter:
                 self._memo[id(block)] = (block, encoded)
                 self._room -= block.nbytes
         n = len(encoded)
+        if self.gather is not None:
+            self._gathered.append(encoded)
+            self._fill += n
+            if self._fill >= self._batch_frames:
+                self.flush()
+            return
         if self._fill + n > len(self._batch):
             self.flush()
         if n > len(self._batch):
@@ -160,7 +170,10 @@ class _BlockWriter:
         self._fill += n
 
     def flush(self) -> None:
-        if self._fill:
+        if self._fill and self.gather is not None:
+            self.gather(self._gathered)
+            self._gathered, self._fill = [], 0
+        elif self._fill:
             self.sink(self._batch[:self._fill])
             self._fill = 0
 
@@ -217,8 +230,8 @@ def write_audio(path, parts, cues: Iterable[Cue] = (), *, kit: Kit | None = None
     with writing(path) as out:
         if fmt == "WAV":
             wave = WaveWriter(out.open(), mix.frames, mix.channels, mix.rate, sub)
-            _render(mix, _BlockWriter(wave.write, sub, mix.channels, size, batch, shift24=False),
-                    size, progress)
+            _render(mix, _BlockWriter(wave.write, sub, mix.channels, size, batch, shift24=False,
+                                      gather=wave.write_all), size, progress)
             wave.close()
         else:
             _write_sndfile(out, mix, fmt, sub, size, batch, progress)

@@ -55,6 +55,31 @@ class Weighing:
             spectrum = self._spectra.setdefault(size, np.fft.rfft(self.ir, size))
         return spectrum
 
+    def weighted(self, shots, gains) -> list[np.ndarray]:
+        """Each of *shots* (``(frames, channels)``: a one-shot times its channel
+        *gains*) K-weighted, its ring included (``frames + taps − 1`` long,
+        float32, read-only): the K-weighting is linear, so a render's is its
+        one-shots' pasted where the render pastes them. The loudest channel is
+        weighted, the others scaled from it; one transform for each length."""
+        out: list = [None] * len(shots)
+        by_length: dict[int, list[int]] = {}
+        for i, shot in enumerate(shots):
+            by_length.setdefault(len(shot), []).append(i)
+        for n, which in by_length.items():
+            m = n + self.taps - 1
+            size = smooth_size(m)                          # the whole ring: no wrap
+            loudest = [int(np.argmax(np.abs(gains[i]))) for i in which]
+            x = np.stack([np.asarray(shots[i][:, c], dtype=np.float32)
+                          for i, c in zip(which, loudest)])
+            y = np.fft.irfft(np.fft.rfft(x, size) * self._spectrum(size), size)[:, :m]
+            for row, i, c in zip(y, which, loudest):
+                g = np.asarray(gains[i], dtype=np.float64)
+                scale = g / g[c] if g[c] else np.zeros_like(g)
+                k = (row[:, None] * scale[None, :]).astype(np.float32)
+                k.setflags(write=False)
+                out[i] = k
+        return out
+
     def sums(self, before: np.ndarray, now: np.ndarray, at: int):
         """The sums of stretch *now* (from frame *at*; *before*: at least the
         taps − 1 frames before it) and whether the last ends a sub-block."""

@@ -77,12 +77,25 @@ def _synth_source_hash() -> str:
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def _cache_file(params: VoiceParams, rate: int) -> Path | None:
+def _cache_file(params: VoiceParams, rate: int, kind: str = "hit") -> Path | None:
     folder = cache_folder()
     if folder is None:
         return None
-    key = hashlib.sha256(f"{params!r}|{rate}|{_synth_source_hash()}".encode()).hexdigest()
-    return folder / f"hit-{key[:32]}.npy"
+    made_by = _synth_source_hash() if kind == "hit" else _weighing_source_hash()
+    key = hashlib.sha256(f"{params!r}|{rate}|{made_by}".encode()).hexdigest()
+    return folder / f"{kind}-{key[:32]}.npy"
+
+
+@functools.lru_cache(maxsize=1)
+def _weighing_source_hash() -> str:
+    """What a K-weighted hit is made by: the synthesiser, the K-weighting and its
+    transform (:mod:`guji.sound.loudness`, :mod:`guji.sound.gauge`), numpy's version."""
+    from . import gauge, loudness
+    digest = hashlib.sha256(_synth_source_hash().encode() + np.__version__.encode())
+    for module in (gauge, loudness):
+        with open(module.__file__, "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()
 
 
 def _from_disk(params: VoiceParams, rate: int) -> np.ndarray | None:
@@ -94,12 +107,12 @@ def _from_disk(params: VoiceParams, rate: int) -> np.ndarray | None:
     return read_cached(path, max(1, int(round(params.length * rate))))
 
 
-def read_cached(path: Path, length: int) -> np.ndarray | None:
+def read_cached(path: Path, length: int, bound: float = 1.0) -> np.ndarray | None:
     """The float32 hit of *length* samples in the ``.npy`` file *path*, or ``None``
     unless the file is exactly that: its header read and checked before any
     sample (little-endian float32, one dimension of *length*, the file's size
     that of the header and the samples), then every sample finite and within
-    ±1 (a hit's peak is at most 0 dBFS)."""
+    ±*bound* (a hit's peak is at most 0 dBFS)."""
     try:
         with open(path, "rb") as f:
             version = np.lib.format.read_magic(f)
@@ -113,14 +126,14 @@ def read_cached(path: Path, length: int) -> np.ndarray | None:
             x = np.fromfile(f, dtype="<f4", count=length)
     except (OSError, ValueError, EOFError):
         return None
-    if len(x) != length or not np.all(np.abs(x) <= 1.0):      # NaN fails the test too
+    if len(x) != length or not np.all(np.abs(x) <= bound):    # NaN fails the test too
         return None
     return x
 
 
-def _to_disk(params: VoiceParams, rate: int, x: np.ndarray) -> None:
+def _to_disk(params: VoiceParams, rate: int, x: np.ndarray, kind: str = "hit") -> None:
     """Keep *x* in the cache, whole or not at all: a full disk leaves no temporary file."""
-    path = _cache_file(params, rate)
+    path = _cache_file(params, rate, kind)
     if path is None:
         return
     tmp = None
@@ -141,17 +154,51 @@ def _to_disk(params: VoiceParams, rate: int, x: np.ndarray) -> None:
                 pass
 
 
+#: A K-weighted hit's samples are within this (the K-weighting's gain is at most
+#: +4 dB, its ring small): a cached one beyond it is made afresh.
+WEIGHTED_BOUND = 4.0
+
+
+@functools.lru_cache(maxsize=64)
+def _weighted_cached(params: VoiceParams, rate: int, stamp: tuple) -> np.ndarray:
+    from .gauge import Weighing
+    weigh = Weighing(rate, 1)
+    out = None
+    if params.sample is None:
+        path = _cache_file(params, rate, "khit")
+        length = max(1, int(round(params.length * rate))) + weigh.taps - 1
+        out = None if path is None else read_cached(path, length, WEIGHTED_BOUND)
+    if out is None:
+        hit = _one_shot_cached(params, rate, stamp)
+        out = np.ascontiguousarray(weigh.weighted([hit[:, None]], [(1.0,)])[0][:, 0])
+        if params.sample is None and np.all(np.abs(out) <= WEIGHTED_BOUND):
+            _to_disk(params, rate, out, "khit")
+    out.setflags(write=False)
+    return out
+
+
+def weighted_one_shot(params: VoiceParams, rate: int) -> np.ndarray:
+    """The hit of *params* at *rate* K-weighted (BS.1770), its ring included
+    (:meth:`guji.sound.gauge.Weighing.weighted`): read-only float32, mono; kept
+    like the hit (in memory, and on disk when synthesised)."""
+    return _weighted_cached(params, check_rate(rate), _stamp(params))
+
+
+def _stamp(params: VoiceParams) -> tuple:
+    """What tells an edited recording from the one cached: its time and size."""
+    if params.sample is None:
+        return ()
+    try:
+        st = os.stat(params.sample)
+        return (st.st_mtime_ns, st.st_size)
+    except OSError:
+        return ("missing",)
+
+
 def voice_one_shot(params: VoiceParams, rate: int) -> np.ndarray:
     """The samples of one hit of *params* at *rate* (read-only float32, mono)."""
     rate = check_rate(rate)
-    stamp: tuple = ()
-    if params.sample is not None:
-        try:
-            st = os.stat(params.sample)
-            stamp = (st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = ("missing",)
     try:
-        return _one_shot_cached(params, rate, stamp)
+        return _one_shot_cached(params, rate, _stamp(params))
     except ValueError as e:
         raise UsageError(_('voice: {e}').format(e=e)) from None

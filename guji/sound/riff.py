@@ -29,6 +29,8 @@ most DAWs; not by Python's :mod:`wave`): ``RF64`` in place of ``RIFF``, a
 
 from __future__ import annotations
 
+import io
+import os
 import struct
 from dataclasses import dataclass
 
@@ -36,6 +38,9 @@ import numpy as np
 
 #: The largest size a RIFF header can state (its fields are 32 bits).
 RIFF_MAX = 0xFFFFFFFF
+
+#: Blocks handed to one ``os.writev`` call at most (POSIX's IOV_MAX is at least 16; Linux's 1,024).
+IOV_MOST = 16
 
 #: Bytes a sample takes, by sample format.
 SAMPLE_BYTES = {"PCM_16": 2, "PCM_24": 3, "FLOAT": 4}
@@ -97,6 +102,17 @@ def sample_bytes(encoded: np.ndarray, subtype: str) -> memoryview | bytes:
     return memoryview(np.ascontiguousarray(encoded, dtype=kind)).cast("B")
 
 
+def _descriptor(file) -> int | None:
+    """The descriptor of *file* when its blocks can go by ``os.writev`` (not on
+    Windows, nor for a file object without one)."""
+    if not hasattr(os, "writev"):
+        return None
+    try:
+        return file.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return None
+
+
 class WaveWriter:
     """The samples of a WAV file, after its :func:`header`, to a binary file.
 
@@ -116,6 +132,26 @@ class WaveWriter:
     def write(self, encoded: np.ndarray) -> None:
         self.file.write(sample_bytes(encoded, self.subtype))
         self.written += len(encoded)
+
+    def write_all(self, blocks: list[np.ndarray]) -> None:
+        """:meth:`write` each of *blocks*, in order: by one ``os.writev`` call for
+        as many as it takes (no copy into one buffer) when the file has a
+        descriptor."""
+        fd = _descriptor(self.file)
+        if fd is None:
+            for block in blocks:
+                self.write(block)
+            return
+        self.file.flush()                       # the header (and anything before) first
+        views = [memoryview(sample_bytes(b, self.subtype)).cast("B") for b in blocks]
+        while views:
+            done = os.writev(fd, views[:IOV_MOST])
+            while views and done >= len(views[0]):
+                done -= len(views[0])
+                views.pop(0)
+            if views and done:                  # a short write (a pipe): the rest of it next
+                views[0] = views[0][done:]
+        self.written += sum(len(b) for b in blocks)
 
     def close(self) -> None:
         if self.written != self.frames:

@@ -10,7 +10,12 @@ such quadruple. :class:`Steady` keeps what does not depend on the gain across
 the measuring passes of one render: the raw steps, the 4× points of their loud
 frames (:class:`~guji.sound.limiter.Peaks`), the K-weighted sums of squares
 of each raw step's 100 ms pieces; and the last pass's limited steps, which
-the render then gives again instead of limiting them once more.
+the render then gives again instead of limiting them once more. Only what
+comes of steps the mixer keeps (and gives again as the same array) is kept.
+
+The raw render's K-weighting is its one-shots' K-weighted (once each, by
+one transform a length) and pasted where the mixer pastes them: a distinct
+step costs a paste, not a transform of its own.
 
 The K-weighting is linear: where the limiter leaves a step at the plain gain
 *g* (most of it), the K-weighted limited step is *g* times the raw one's, so
@@ -24,11 +29,15 @@ are the streaming limiter's, the loudness its meter's to float rounding
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
+from .blocks import add_hits
 from .gauge import Weighing
 from .limiter import Limiter
-from .loudness import Meter, k_weighting
+from .loudness import Meter, k_weighting, piece_sums
+from .onsets import TrackSet, hits_near
 
 #: Bytes of limited steps kept to give again.
 STEADY_MEMORY = 32 * 2**20
@@ -51,7 +60,8 @@ def step_of(mix) -> int | None:
 
 
 def _fixed(*arrays) -> bool:
-    """Whether every one of *arrays* is read-only (a recurring step, kept as it is)."""
+    """Whether every one of *arrays* is read-only (a limited step kept in a pass's
+    memo, or a given step the walk kept: each recurs as the same array)."""
     return not any(a.flags.writeable for a in arrays)
 
 
@@ -64,20 +74,53 @@ class Steady:
         if steps is None and mix._made_frames != step:   # the distinct raw steps, made once
             _, mix._made = block_peaks(mix, step, BLOCK_MEMORY)
             mix._made_frames = step
+        #: the raw steps that recur as the same array: the mixer's kept blocks (every
+        #: raw step is read-only, but the others are made afresh each time, and a
+        #: cache holding them would hold the whole render)
+        self._kept = None if steps is not None else {id(b) for b in mix._made.values()}
+        self._order: list | None = None     # every raw step in turn, when all recur
+        self._weighted: tuple | None = None  # the one-shots K-weighted, and their tracks
         self.weigh = Weighing(mix.rate, mix.channels)
         self.taps = self.weigh.taps
+        #: the silence before the first step and after the last (one array: kept with them)
+        context = Limiter(mix.rate, mix.channels, 1, 1.0, 0.0).context
+        self.silence = np.zeros((max(self.taps, context), mix.channels), dtype=np.float32)
+        self.silence.setflags(write=False)
+        if self._kept is not None:
+            self._kept.add(id(self.silence))
         self.raw_sums: dict[tuple, tuple] = {}
         self.peaks: dict[tuple, tuple] = {}
         self._peak_room = PEAK_FRAMES
         self.last: tuple | None = None          # (gain_db, ceiling, memo) of the last pass
         self.align = mix.rate // 10 if mix.rate % 10 == 0 else mix.rate
 
+    def _recurring(self, *raw) -> bool:
+        """Whether the raw steps *raw* recur as these same arrays (worth keeping what
+        is worked out from them)."""
+        if self._kept is None:
+            return _fixed(*raw)
+        return all(id(a) in self._kept for a in raw)
+
     # -- the raw render --------------------------------------------------------
     def raw(self):
-        """The raw steps (unscaled, a recurring one the same read-only array)."""
+        """The raw steps (unscaled, a recurring one the same read-only array). When
+        every step recurs, the first walk notes their order and the later ones
+        take it (the mixer's search of each step's hits, made once)."""
         if self._steps is not None:
             return self._steps
-        return self.mix._blocks(self.step, 0, self.mix.frames, None, True)
+        if self._order is not None:
+            return iter(self._order)
+        return self._noted(self.mix._blocks(self.step, 0, self.mix.frames, None, True))
+
+    def _noted(self, steps):
+        order: list | None = []
+        for now in steps:
+            if order is not None and id(now) in self._kept:
+                order.append(now)
+            else:
+                order = None                # a step made afresh: the order is not kept
+            yield now
+        self._order = order
 
     def _raw_sums(self, before, now, at: int):
         """The K-weighted sums of squares of raw step *now*'s pieces (after *before*)."""
@@ -85,17 +128,59 @@ class Steady:
         hit = self.raw_sums.get(key)
         if hit is not None and hit[0] is before and hit[1] is now:
             return hit[2], hit[3]
-        sums, complete = self.weigh.sums(before, now, at)
-        if _fixed(before, now):
+        if self._kept is None:
+            sums, complete = self.weigh.sums(before, now, at)
+        else:
+            sums, complete = self._pasted_sums(at, len(now))
+        if self._recurring(before, now):
             self.raw_sums[key] = (before, now, sums, complete)
         return sums, complete
+
+    def _pasted_sums(self, at: int, n: int):
+        """The K-weighted sums of the raw render's frames [*at*, *at* + *n*): the
+        mixer's one-shots K-weighted (once), pasted where it pastes them. (A
+        pair of raw steps (before, now) fixes these hits: the rings reach back
+        less than a step further than the raw shots.)"""
+        mix = self.mix
+        if self._weighted is None:
+            shots = self._weighted_shots()
+            tracks = [copy.copy(tr) for tr in mix._tracks]
+            for tr in tracks:
+                tr.max_length += self.taps - 1
+            self._weighted = shots, TrackSet(tracks)
+        shots, tracks = self._weighted
+        buf = np.zeros((n, mix.channels), dtype=np.float32)
+        for positions, kinds, _ in hits_near(tracks, mix._cue_pos, mix._cue_kind,
+                                             mix._max_length + self.taps - 1, at, at + n):
+            add_hits(buf, at, at + n, positions, kinds, shots)
+        power = np.square(buf[:, 0], dtype=np.float64)
+        for c in range(1, mix.channels):
+            power += np.square(buf[:, c], dtype=np.float64)
+        return piece_sums(power, at, mix.rate)
+
+    def _weighted_shots(self) -> list[np.ndarray]:
+        """The mixer's one-shots K-weighted: each voice's hit weighted (once, and
+        kept: :func:`~guji.sound.oneshot.weighted_one_shot`), times its channel gains."""
+        from .oneshot import weighted_one_shot
+        from .strokes import stroke_params
+        mix = self.mix
+        shots: list = [None] * len(mix._shots)
+        for (voice, gains, variant), i in mix._kind_ids.items():
+            if voice is None:
+                weighted = np.zeros(self.taps, dtype=np.float32)
+            else:
+                params = mix.kit[voice]
+                params = params if variant is None else stroke_params(params, variant)
+                weighted = weighted_one_shot(params, mix.rate)
+            shots[i] = weighted[:, None] * np.array(gains, dtype=np.float32)[None, :]
+        return shots
 
     def raw_loudness(self, tick=None) -> float:
         """The integrated loudness of the render as it is (no gain, no limiter);
         *tick*: called with the frames of each step measured."""
         mix = self.mix
         meter = Meter(mix.rate, mix.channels, mix.frames)
-        before, at = np.zeros((self.taps, mix.channels), dtype=np.float32), 0
+        before, at = self.silence, 0
         for now in self.raw():
             sums, complete = self._raw_sums(before, now, at)
             meter.add_pieces(sums, complete)
@@ -104,6 +189,7 @@ class Steady:
             before = now
             if tick is not None:
                 tick(len(now))
+        self._weighted = None         # (15 MB at 48 kHz) made again only for a step not kept
         meter.finish()
         return meter.integrated()
 
@@ -117,7 +203,7 @@ class Steady:
                 and hit[3].floor <= quiet:
             return hit[3]
         peaks = raw_peaks(window, quiet if hit is None else quiet * PEAK_SPARE)
-        if _fixed(before, now, ahead) and self._peak_room >= len(peaks.frames):
+        if self._recurring(before, now, ahead) and self._peak_room >= len(peaks.frames):
             self._peak_room -= len(peaks.frames) - (len(hit[3].frames) if hit else 0)
             self.peaks[key] = (before, now, ahead, peaks)
         return peaks
@@ -129,7 +215,7 @@ class Steady:
         limiter = Limiter(mix.rate, mix.channels, mix.frames, 10.0 ** (gain_db / 20.0),
                           ceiling_dbfs)
         ctx = limiter.context
-        silence = np.zeros((ctx, mix.channels), dtype=np.float32)
+        silence = self.silence
         room = STEADY_MEMORY - sum(v[3].nbytes for v in memo.values())
         carry = 0
         raw = self.raw()
@@ -148,7 +234,7 @@ class Steady:
                 window = np.concatenate([before[-ctx:], now, tail])
                 peaks = self._peaks_of(before, now, ahead, window, limiter.quiet)
                 out, carry_out, spans = limiter.limit_span(window, carry, peaks, self.taps)
-                if room >= out.nbytes and _fixed(before, now, ahead):
+                if room >= out.nbytes and self._recurring(before, now, ahead):
                     out.setflags(write=False)      # read-only: given again (and memoised after)
                     memo[key] = (before, now, ahead, out, carry_out, spans)
                     room -= out.nbytes
@@ -174,8 +260,7 @@ class Steady:
         g2 = 10.0 ** (gain_db / 10.0)
         meter = Meter(mix.rate, mix.channels, mix.frames)
         known: dict[tuple, tuple] = {}
-        zeros = np.zeros((self.taps, mix.channels), dtype=np.float32)
-        prev = (zeros, zeros, ())
+        prev = (self.silence, self.silence, ())
         at = 0
         for now, out, spans in self.walk(gain_db, ceiling_dbfs, memo):
             key = (id(prev[1]), id(out), at % self.align)

@@ -42,6 +42,8 @@ from guji.text.reading.notation import Rite
 from guji.sound.files import write_audio
 from guji.timing.score import Score
 
+from cputime import timed
+
 SOUNDFONT = "/usr/share/sounds/sf2/TimGM6mb.sf2"
 RATE = 48000
 
@@ -123,7 +125,7 @@ def bench_speed(runs: int, folder: str | None = None, room: str = "dry",
         cpu = dict(best)       # user + system seconds: the machine's other load moves them less
         for _ in range(runs + 1):                 # the first round warms the caches
             for name, argv in commands.items():
-                wall, seconds = _timed(argv, env)
+                wall, seconds = timed(argv, env)
                 best[name], cpu[name] = min(best[name], wall), min(cpu[name], seconds)
         import dataclasses
         from guji.sound.kit import default_kit
@@ -138,17 +140,6 @@ def bench_speed(runs: int, folder: str | None = None, room: str = "dry",
     print(f"guji / silence (commands)     : {best['guji render'] / best['silence writer']:7.2f}×")
     print(f"the same in CPU time          : {cpu['fluidsynth -F'] / cpu['guji render']:7.1f}×, "
           f"{cpu['guji render'] / cpu['silence writer']:.2f}×")
-
-
-def _timed(argv: list[str], env: dict) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the child) of one quiet run of *argv*."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {' '.join(argv)}")
-    return wall, usage.ru_utime + usage.ru_stime
 
 
 def bench_memory(hours: float, room: str = "dry", loudness: str = "-16") -> None:

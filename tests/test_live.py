@@ -657,22 +657,38 @@ def test_midi_out_sends_every_note_on_time(jack):
 @pytest.mark.parametrize("ghost", [False, True], ids=["mute", "ghost"])
 def test_midi_out_leaves_the_muted_drum_out(jack, ghost):
     """``--mute 鼓`` sends no 鼓 note; ``--ghost click`` sends the click instead
-    (live MIDI used to send every drum, whatever was muted)."""
-    receiver = Receiver("gujimute")
-    try:
-        r = subprocess.run(guji("play", "lu", "--interval", "0.15", "--midi-out", "gujimute",
-                                "--no-audio", "--quiet", "--mute", "鼓",
-                                *(["--ghost", "click"] if ghost else [])),
-                           env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
-                           timeout=60)
-        receiver.wait_for_notes(len(LU) if ghost else LU.count("○"))
-    finally:
-        receiver.close()
-    assert r.returncode == 0 and r.stderr == "", r.stderr
-    keys = [m[1] for _, m in receiver.notes_on()]
+    (live MIDI used to send every drum, whatever was muted).
+
+    On this machine's host the dummy JACK server sometimes cannot finish a
+    cycle (its log says ``XRun``; 30 µs to 8.6 ms seen on an idle machine) and
+    drops what its clients wrote in it: a note-off and the next note-on lost
+    together. A try during which the server logged an xrun and a note is
+    missing is made again (at most MIDI_TRIES); without an xrun a note lost
+    fails at once, and the last try must hold."""
+    want = [62 if g == "○" else 76 for g in LU if ghost or g == "○"]
+    for attempt in range(MIDI_TRIES):
+        xruns = jack.xruns()
+        receiver = Receiver("gujimute")
+        try:
+            r = subprocess.run(guji("play", "lu", "--interval", "0.15", "--midi-out", "gujimute",
+                                    "--no-audio", "--quiet", "--mute", "鼓",
+                                    *(["--ghost", "click"] if ghost else [])),
+                               env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
+                               timeout=60)
+            receiver.wait_for_notes(len(want))
+        finally:
+            receiver.close()
+        assert r.returncode == 0, r.stderr
+        keys = [m[1] for _, m in receiver.notes_on()]
+        assert 41 not in keys                                # no 鼓 (Low Floor Tom)
+        dropped = jack.xruns() > xruns
+        if keys == want and r.stderr == "" or not dropped:
+            break
+        print(f"\nMIDI try {attempt + 1}: the server dropped cycles "
+              f"({jack.xruns() - xruns} xruns): {len(keys)} of {len(want)} notes")
+    assert r.stderr == "", r.stderr
     # the file's notes: 鼙 62 where the pattern has ○; the click 76 where it has □ (ghost)
-    assert keys == [62 if g == "○" else 76 for g in LU if ghost or g == "○"]
-    assert 41 not in keys                                # no 鼓 (Low Floor Tom)
+    assert keys == want
 
 
 def test_sound_and_midi_together(sink, jack, tmp_path):

@@ -108,6 +108,14 @@ class JackServer:
         proc, self.proc = self.proc, None
         end(proc)
 
+    def xruns(self) -> int:
+        """How many cycles the server has said it could not finish so far (its
+        log's ``XRun`` lines): in such a cycle the dummy driver drops what its
+        clients wrote, MIDI events included."""
+        if self.log_path is None or not self.log_path.exists():
+            return 0
+        return self.log_path.read_bytes().count(b"XRun")
+
     def _log_tail(self) -> str:
         try:
             return " | ".join(self.log_path.read_text(errors="replace").strip().splitlines()[-4:])

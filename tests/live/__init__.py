@@ -3,7 +3,10 @@
 * :mod:`live.pulse` — a private PulseAudio null sink (it runs on the clock,
   as a sound card does), ALSA pointed at it for a child process, and
   ``parec`` recordings of its monitor anchored on ``time.monotonic()``;
-* :mod:`live.jack` — a private JACK server on the dummy driver, for MIDI.
+* :mod:`live.jack` — a private JACK server on the dummy driver, for MIDI;
+* :mod:`live.stalls` — whether the machine itself kept time during a try (a
+  real-time canary process and the host's steal), so that a try held up by
+  the host is told from guji's own lateness.
 
 A missing server skips a test outside CI and fails it under CI
 (:func:`tools.need`).

@@ -1,7 +1,7 @@
 """The live player's parts that need no sound card: the ring of blocks, the
 output clock, the report, and the catching of C libraries' messages.
 
-The player itself is tested on a real clock in test_live.py (PulseAudio)
+The player itself (and the MIDI sender) is tested on a real clock in test_live.py (PulseAudio, JACK)
 and on ALSA's null device in test_play.py.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 import ctypes
 import io
 import os
+import re
+import time
 
 import numpy as np
 import pytest
@@ -190,3 +192,44 @@ def test_json_lines_are_the_issue_s_fields():
                        "part": "魯鼓 1 liji-zhengyi", "pass": None, "position": 1, "loop": 1}
     assert rows[1]["stroke"] == "○" and rows[1]["drum"] == "鼙" and rows[1]["time"] == 0.5
     assert [r["index"] for r in rows] == list(range(13))
+
+
+class HeldPort:
+    """A MIDI port whose *held*-th send takes *seconds* (a port held up: a
+    driver's full buffer), recording what it was sent."""
+
+    info = None
+
+    def __init__(self, held: int, seconds: float):
+        self.held, self.seconds = held, seconds
+        self.sent: list = []
+
+    def send(self, message) -> None:
+        if len(self.sent) == self.held:
+            time.sleep(self.seconds)
+        self.sent.append(message)
+
+    def silence(self) -> None:
+        pass
+
+
+def test_a_midi_message_sent_late_is_reported_in_one_line():
+    """The MIDI sender measures each message against its time on the
+    monotonic clock: a port held up 40 ms makes that message 40 ms late, the
+    report troubled, and ``guji play`` says it in one line. Real time is the
+    behaviour (the hold is measured, not assumed)."""
+    import mido
+    from guji.midi.events import TimedMessage
+    from guji.midi.sender import LATE, MidiPlayer
+    notes = [TimedMessage(k * 0.01, mido.Message("note_on", channel=9, note=62, velocity=80))
+             for k in range(6)]
+    port = HeldPort(held=2, seconds=2 * LATE)
+    player = MidiPlayer(port, notes)
+    player.start()
+    assert player.wait(10)
+    report = player.close()
+    assert len(port.sent) == report.sent == 6
+    assert report.troubled and report.max_late >= 2 * LATE
+    assert re.fullmatch(r"6 MIDI messages, the latest \d+\.\d ms after its time( \(not real-time\))?",
+                        report.summary())
+    assert report_lines(report, []) == [f"guji: playback: {report.summary()}"]

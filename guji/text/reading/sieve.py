@@ -107,14 +107,34 @@ def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
     only by proved breaks, matter as a cluster would: a stroke and a 半
     outside notes, six strokes outside notes, a note holding strokes and 半,
     or a note holding 半 (a ``(半)``, taken so whatever else it holds) beside
-    a stroke outside notes? (A note's hits come one after another.)"""
+    a stroke outside notes? (A note's hits come one after another.)
+
+    The gap between two 半 in a row (in notes or not) is never searched for
+    a break: whether it holds one cannot change the answer. Call a 半 of
+    either kind an *A*, a stroke outside notes an *S*. The answer is "a
+    note holds strokes and 半" (decided inside one note, where no break
+    stands, whatever the groups) or "some group holds an S and an A, or six
+    S" (a ``(半)`` beside strokes and a 半 beside strokes are the same test:
+    an A and an S). Let G1 be the group ending at the first 半 of the gap
+    and G2 the group starting at the second, had the gap been parted, and
+    G = G1 + G2 what they make unparted. G1 and G2 each hold an A. If
+    either holds an S, it matters alone (and so does G, which holds it).
+    If neither does, G holds no S and does not matter. So G matters
+    exactly when G1 or G2 does, and every other group is the same either
+    way: the gaps searched are the same ones, each from its own hit (a
+    hit's search starts after it, or after its note), and the notes and
+    tags are asked about in increasing order as before. Leaving a gap
+    unparted can in any case only join groups, which never turns a text
+    that matters into one that does not (the quick look stays sound); here
+    it does not even change which files go to the map."""
     notes, tags = _Notes(text), _Tags(text)
     strokes = halves = held_strokes = held_halves = 0     # outside notes / in the last note
     quoted = half_note = False
     note = None                         # the end of the last hit's note
     resume = -1                         # where a break after the last hit may start
+    half = False                        # the last hit was a 半 (in a note or not)
     for at, stroke in hits:
-        if resume >= 0 and _parted(text, resume, at, runs, notes, tags):
+        if resume >= 0 and (stroke or not half) and _parted(text, resume, at, runs, notes, tags):
             strokes = halves = 0
             quoted = half_note = False
             note = None
@@ -133,6 +153,7 @@ def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
             resume = end                # no break inside a note
         if (strokes and halves) or strokes >= 6 or quoted or (half_note and strokes):
             return True
+        half = not stroke
     return False
 
 

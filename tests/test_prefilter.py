@@ -463,3 +463,17 @@ def test_gaps_between_two_halves_examples():
         assert _grouped(text, hits, _BREAK) == grouped_every_gap(text, hits, _BREAK) == matters, text
         sieve_sound(text)
         same(text)
+
+
+def test_the_quick_look_answers_before_the_brackets():
+    """With no label, a text without strokes, or with fewer than six and no
+    半, is passed over whatever its brackets (（ ） and 【 】 are paired only
+    by the map); a nested note is looked for only when the grouping found
+    nothing."""
+    from guji.text.reading.prefilter import _may_hold
+    for text, held in (("（注文）口天地", False), ("【某】天地玄黃", False), ("（注）○□○□○半", True),
+                       ("【某】○○○○○○", True), ("(天(地)玄)○天地玄黃宇半", True),
+                       ("(天地)○天地玄黃宇半", False), ("(天(半)玄)○", True)):
+        assert _may_hold(text) == held, text
+        sieve_sound(text)
+        same(text)

@@ -22,9 +22,12 @@ strokes, no cluster matters. The notes are known at string speed when the
 text's only note bracket is ``( )`` and no two openers come without a closer
 between them (no note inside a note: Kanripo's texts): each ``(`` is then
 closed by the first ``)`` after it, if any. Other texts (other brackets,
-nested notes) are left to the exact map. (Only the text up to the first
-``)`` after the last hit need be free of nested notes: every note asked about
-opens before the last hit and closes by then.)
+nested notes) are left to the exact map, once they hold a label, or strokes
+and 半, or six strokes (without these nothing matters, wherever the notes
+are). (Only the text up to the first ``)`` after the last hit need be free
+of nested notes: every note asked about opens before the last hit and
+closes by then. It is looked at only when the grouping found nothing: a
+group that matters sends the text to the map whatever its notes.)
 """
 
 from __future__ import annotations
@@ -70,25 +73,43 @@ def run_pattern(ideographs: list[tuple[int, int]], not_prose: str, length: int) 
 def may_matter(text: str, runs: re.Pattern) -> bool:
     """Could any cluster of *text* matter (see the module)? *runs* matches a
     break (:func:`run_pattern`)."""
-    if any(c in text for c in _OTHER_OPENERS):
-        return True                     # the exact map pairs these notes
     for end in _LABEL_ENDS:             # a label (every first character with every last one is)
         if any(at and text[at - 1] in _LABEL_STARTS for at in _places(text, end)):
             return True
-    strokes = [at for c in _STROKES for at in _places(text, c)]
+    # With no label, nothing matters without a stroke, nor without 半 or six
+    # strokes, wherever the notes are: these texts are answered before the
+    # brackets are looked at.
+    strokes = _found(text, _STROKES)
     if not strokes:
         return False
-    halves = list(_places(text, HALF))
+    halves = _found(text, HALF)
     if not halves and len(strokes) < 6:
         return False
+    if any(c in text for c in _OTHER_OPENERS):
+        return True                     # the exact map pairs these notes
     hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
     if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
         return True                     # hits everywhere: the vectorised map is quicker
+    if _grouped(text, hits, runs):
+        return True                     # (whatever the notes: the map decides)
     if "(" in text:                     # notes asked about up to the last hit, closed by then
         close = text.find(")", hits[-1][0])
         if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):
-            return True                 # a note inside a note: the exact map pairs them
-    return _grouped(text, hits, runs)
+            return True                 # a note inside a note: the grouping's notes were wrong
+    return False
+
+
+def _found(text: str, chars: str) -> list[int]:
+    """Where the characters of *chars* stand in *text*, character by
+    character (:func:`_places` without a generator's cost a place)."""
+    find = text.find
+    out: list[int] = []
+    for c in chars:
+        at = find(c)
+        while at >= 0:
+            out.append(at)
+            at = find(c, at + 1)
+    return out
 
 
 def _places(text: str, c: str):

@@ -34,10 +34,11 @@ heading before it, the captions on its lines, a section mark glued to it,
 its variant notes, a typo — looks no further than a break, so it is taken
 inside one window as in the whole text; decisions about the whole text
 (diagram numbers, the convention of the first diagram read, "more than two
-diagrams") are taken over all the windows' tokens at once. One reads the
-whole text: whether labels and 半 stand in a text with no strokes at all; so
-when labels are found and no window holds a stroke, every cluster with a
-stroke or a 半 is read too.
+diagrams") are taken over all the windows' tokens at once. (No decision
+looks at the whole text for strokes any more: the windows once took every
+cluster with a stroke or a 半 when labels were read but no window held a
+stroke, for a notice "labels and 半 but no ○ or □ at all" that lost symbols,
+below, replaced.)
 
 Lost symbols
 ------------
@@ -182,12 +183,6 @@ def _spans(text, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
     first = np.searchsorted(cluster, np.arange(n))
     last = np.searchsorted(cluster, np.arange(n), side="right") - 1
     owner = which[first]
-    # labels in a text whose read clusters hold no stroke: read all its strokes and 半
-    # (the scanner says when labels and 半 stand in a text with no strokes at all)
-    labelled = np.bincount(owner, weights=matters & (count["L"] > 0), minlength=len(bounds))
-    stroked = np.bincount(owner, weights=matters & (strokes > 0), minlength=len(bounds))
-    lost = (labelled > 0) & (stroked == 0)
-    matters |= lost[owner] & ((strokes > 0) | (count["H"] > 0))
     spans = []
     for c in np.flatnonzero(matters).tolist():
         k = int(owner[c])

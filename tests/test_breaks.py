@@ -362,6 +362,11 @@ def test_property_the_counts_laid_out_over_many_lines(data):
     ("魯鼓之半，薛鼓之全。此魯鼓之半。薛鼓\n", None),          # prose: 半 glued to words
     ("魯鼓○□○○□□○□○○□半○□○□○○○□□○□○\n", None),
     ("取半以下　魯鼓\n", None),
+    ("半　天地　魯鼓\n", "半 魯鼓"),                       # short prose between: still named
+    ("半\n一一一一一○魯鼓\n", None),                      # a break, and ○ beside the label
+    ("半　天地　○　魯鼓\n", None),                        # a stroke between: the strokes are there
+    ("○□○魯鼓　半\n", None),                            # the label names the strokes beside it
+    ("半\n天地玄黃宇\n魯鼓\n", None),                    # prose of five: a break between
 ])
 def test_lost_symbols_said_only_where_半_stands_among_blanks(text, said):
     notices = [n.message for n in scan(text).notices if "appear to be lost" in n.message]

@@ -7,8 +7,12 @@ user like one without the scores, so they are named in warnings:
 * **Lost symbols** (:func:`lost_symbols`): the strokes were dropped (a font
   without ○ □, an OCR that took them for blank space) and the score labels
   and 半 stand among blank spaces: ``魯鼓　　半　　``. Each stretch of labels
-  and 半 (a 半 with no stroke beside it and no word glued to it) is named,
-  with its position.
+  and 半 with no stroke beside them (and a 半 with no word glued to it) is
+  named, with its position. A stretch stops at a stroke (the strokes are
+  there: ``半　○魯鼓`` names nothing) and at prose of :data:`PROSE_BREAK`
+  characters or more (where a diagram's reach ends everywhere in the
+  scanner), so it never reaches past what
+  :mod:`guji.text.reading.prefilter` calls a break.
 * **A pattern inside brackets** (:func:`bracketed`): a note ``( )`` ``（ ）``
   ``【 】`` holding a labelled pattern or a run of strokes with 半 — a
   commentary quoting a whole diagram, or a stray 【 that a 】 far later
@@ -31,7 +35,7 @@ from .lexer import NOTE_BRACKETS, Kind, SourceText, Token, tokenize
 from .notation import HALF
 from .segments import Segment, pieces_of
 
-__all__ = ["Hidden", "lost_symbols", "bracketed", "unbracketed", "STRAY_LINES"]
+__all__ = ["Hidden", "lost_symbols", "bracketed", "unbracketed", "STRAY_LINES", "PROSE_BREAK"]
 
 #: A note over more line breaks than this is flagged as a probable stray bracket.
 STRAY_LINES = 6
@@ -40,6 +44,12 @@ STRAY_LINES = 6
 _FEWEST = 6
 #: How far (in tokens) a label may stand from a lone 半 to be named with it.
 _NEAR = 3
+#: Prose of this many characters or more (one token) ends a stretch of lost
+#: symbols, as it ends a segment, a chain of typos (at most
+#: :data:`~guji.text.reading.typos.MAX_TYPO_CHARS`, 4) and a chain of labels.
+#: The prefilter's break (five ideographs outside notes and tags,
+#: :data:`guji.text.reading.slicemap.BREAK_LENGTH`) always lies inside such a token.
+PROSE_BREAK = 5
 
 
 @dataclass(frozen=True)
@@ -57,7 +67,12 @@ class Hidden:
 
 def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
     """A warning (message, offset) for each stretch of score labels and 半
-    with no stroke beside them: the symbols appear to be lost."""
+    with no stroke beside them: the symbols appear to be lost.
+
+    A stretch starts at a lone 半 and takes the labels and lone 半 near it
+    (:func:`_next_word`), never across a stroke or a break of prose; a
+    label with a stroke beside it is not taken (it names strokes that are
+    there). So every stretch lies between two breaks, with no stroke in it."""
     found: list[tuple[str, int]] = []
     done = -1
     for k in _half_tokens(tokens):
@@ -67,7 +82,7 @@ def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
         while (j := _next_word(tokens, hi, 1, lambda j: _lost_word(tokens, j))) is not None:
             hi = j                       # widen over labels and lone 半 nearby
         while (j := _next_word(tokens, lo, -1,
-                               lambda j: j > done and tokens[j].kind is Kind.LABEL)) is not None:
+                               lambda j: j > done and _lost_label(tokens, j))) is not None:
             lo = j
         words = [t.text for t in tokens[lo:hi + 1] if t.kind in (Kind.LABEL, Kind.HALF)]
         if any(t.kind is Kind.LABEL for t in tokens[lo:hi + 1]):
@@ -80,12 +95,17 @@ def lost_symbols(tokens: Sequence[Token]) -> list[tuple[str, int]]:
 
 def _next_word(tokens: Sequence[Token], k: int, step: int, wanted) -> int | None:
     """The first index from *k* in direction *step* that is *wanted*, within
-    :data:`_NEAR` tokens (symbols standing for lost strokes, 〓, not counted)."""
+    :data:`_NEAR` tokens (symbols standing for lost strokes, 〓, not counted),
+    with no stroke and no prose of :data:`PROSE_BREAK` characters or more
+    before it."""
     j, seen = k + step, 0
     while 0 <= j < len(tokens) and seen < _NEAR:
         if wanted(j):
             return j
-        if tokens[j].kind is not Kind.SYMBOL:
+        t = tokens[j]
+        if t.kind is Kind.STROKE or (t.kind is Kind.TEXT and t.end - t.offset >= PROSE_BREAK):
+            return None
+        if t.kind is not Kind.SYMBOL:
             seen += 1
         j += step
     return None
@@ -128,9 +148,15 @@ def _lone_half(tokens: Sequence[Token], k: int) -> bool:
                 or (right is not None and right.kind is Kind.TEXT and right.offset == half.end))
 
 
+def _lost_label(tokens: Sequence[Token], j: int) -> bool:
+    """Is ``tokens[j]`` a label with no stroke next to it?"""
+    return tokens[j].kind is Kind.LABEL and not any(
+        0 <= i < len(tokens) and tokens[i].kind is Kind.STROKE for i in (j - 1, j + 1))
+
+
 def _lost_word(tokens: Sequence[Token], j: int) -> bool:
     t = tokens[j]
-    return t.kind is Kind.LABEL or (t.kind is Kind.HALF and _lone_half(tokens, j))
+    return _lost_label(tokens, j) or (t.kind is Kind.HALF and _lone_half(tokens, j))
 
 
 def bracketed(src: SourceText, tokens: Sequence[Token]) -> list[Hidden]:

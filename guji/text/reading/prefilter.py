@@ -34,10 +34,44 @@ heading before it, the captions on its lines, a section mark glued to it,
 its variant notes, a typo — looks no further than a break, so it is taken
 inside one window as in the whole text; decisions about the whole text
 (diagram numbers, the convention of the first diagram read, "more than two
-diagrams") are taken over all the windows' tokens at once. One reads the
-whole text: whether labels and 半 stand in a text with no strokes at all; so
-when labels are found and no window holds a stroke, every cluster with a
-stroke or a 半 is read too.
+diagrams") are taken over all the windows' tokens at once. (No decision
+looks at the whole text for strokes any more: the windows once took every
+cluster with a stroke or a 半 when labels were read but no window held a
+stroke, for a notice "labels and 半 but no ○ or □ at all" that lost symbols,
+below, replaced.)
+
+Lost symbols
+------------
+The scanner names a stretch of score labels and lone 半 standing where
+strokes were (:func:`guji.text.reading.hidden.lost_symbols`). It cannot be
+missed:
+
+1. Between two words of a stretch stands no stroke and no prose token of
+   :data:`~guji.text.reading.hidden.PROSE_BREAK` (5) characters or more: the
+   stretch's looks (three tokens each way) stop at either. A break lies in
+   such a token: its :data:`~guji.text.reading.slicemap.BREAK_LENGTH` (5)
+   ideographs, outside notes and tags, are word characters that start no
+   label, heading, stroke or 半, so the lexer reads them inside one prose
+   token (never dropped as a list marker: those are four characters at
+   most). So no break stands between two words of a stretch: its 半 and
+   labels are hits of one cluster.
+2. A stretch is named only when it holds a label, outside every note (a
+   label token is never inside one): its cluster holds a label and matters.
+3. Its window runs from the line of the break before the cluster to the
+   line of the break after it (or the text's ends), and holds both breaks'
+   tokens whole (a prose token never spans a line). Every look of the
+   stretch — three tokens each way, and whether a stroke stands beside a
+   word — stops at those tokens at the latest, so it sees the tokens the
+   whole text has there.
+4. A window also holds, on those lines, hits of clusters that are not read
+   (no label in them, else they would be read). A 半 among them starts a
+   stretch that stops at the window's break, or at the next window's
+   first break, before it meets a label: nothing named, and the stretches
+   named after it start past that break, where the tokens are the whole
+   text's.
+
+So every stretch named in the whole text is named from the windows, at the
+same place with the same words, and no other is.
 """
 
 from __future__ import annotations
@@ -149,12 +183,6 @@ def _spans(text, tm: TextMap, bounds: np.ndarray, ends: np.ndarray):
     first = np.searchsorted(cluster, np.arange(n))
     last = np.searchsorted(cluster, np.arange(n), side="right") - 1
     owner = which[first]
-    # labels in a text whose read clusters hold no stroke: read all its strokes and 半
-    # (the scanner says when labels and 半 stand in a text with no strokes at all)
-    labelled = np.bincount(owner, weights=matters & (count["L"] > 0), minlength=len(bounds))
-    stroked = np.bincount(owner, weights=matters & (strokes > 0), minlength=len(bounds))
-    lost = (labelled > 0) & (stroked == 0)
-    matters |= lost[owner] & ((strokes > 0) | (count["H"] > 0))
     spans = []
     for c in np.flatnonzero(matters).tolist():
         k = int(owner[c])

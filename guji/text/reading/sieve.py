@@ -22,9 +22,12 @@ strokes, no cluster matters. The notes are known at string speed when the
 text's only note bracket is ``( )`` and no two openers come without a closer
 between them (no note inside a note: Kanripo's texts): each ``(`` is then
 closed by the first ``)`` after it, if any. Other texts (other brackets,
-nested notes) are left to the exact map. (Only the text up to the first
-``)`` after the last hit need be free of nested notes: every note asked about
-opens before the last hit and closes by then.)
+nested notes) are left to the exact map, once they hold a label, or strokes
+and 半, or six strokes (without these nothing matters, wherever the notes
+are). (Only the text up to the first ``)`` after the last hit need be free
+of nested notes: every note asked about opens before the last hit and
+closes by then. It is looked at only when the grouping found nothing: a
+group that matters sends the text to the map whatever its notes.)
 """
 
 from __future__ import annotations
@@ -70,25 +73,43 @@ def run_pattern(ideographs: list[tuple[int, int]], not_prose: str, length: int) 
 def may_matter(text: str, runs: re.Pattern) -> bool:
     """Could any cluster of *text* matter (see the module)? *runs* matches a
     break (:func:`run_pattern`)."""
-    if any(c in text for c in _OTHER_OPENERS):
-        return True                     # the exact map pairs these notes
     for end in _LABEL_ENDS:             # a label (every first character with every last one is)
         if any(at and text[at - 1] in _LABEL_STARTS for at in _places(text, end)):
             return True
-    strokes = [at for c in _STROKES for at in _places(text, c)]
+    # With no label, nothing matters without a stroke, nor without 半 or six
+    # strokes, wherever the notes are: these texts are answered before the
+    # brackets are looked at.
+    strokes = _found(text, _STROKES)
     if not strokes:
         return False
-    halves = list(_places(text, HALF))
+    halves = _found(text, HALF)
     if not halves and len(strokes) < 6:
         return False
+    if any(c in text for c in _OTHER_OPENERS):
+        return True                     # the exact map pairs these notes
     hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
     if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
         return True                     # hits everywhere: the vectorised map is quicker
+    if _grouped(text, hits, runs):
+        return True                     # (whatever the notes: the map decides)
     if "(" in text:                     # notes asked about up to the last hit, closed by then
         close = text.find(")", hits[-1][0])
         if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):
-            return True                 # a note inside a note: the exact map pairs them
-    return _grouped(text, hits, runs)
+            return True                 # a note inside a note: the grouping's notes were wrong
+    return False
+
+
+def _found(text: str, chars: str) -> list[int]:
+    """Where the characters of *chars* stand in *text*, character by
+    character (:func:`_places` without a generator's cost a place)."""
+    find = text.find
+    out: list[int] = []
+    for c in chars:
+        at = find(c)
+        while at >= 0:
+            out.append(at)
+            at = find(c, at + 1)
+    return out
 
 
 def _places(text: str, c: str):
@@ -107,14 +128,34 @@ def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
     only by proved breaks, matter as a cluster would: a stroke and a 半
     outside notes, six strokes outside notes, a note holding strokes and 半,
     or a note holding 半 (a ``(半)``, taken so whatever else it holds) beside
-    a stroke outside notes? (A note's hits come one after another.)"""
+    a stroke outside notes? (A note's hits come one after another.)
+
+    The gap between two 半 in a row (in notes or not) is never searched for
+    a break: whether it holds one cannot change the answer. Call a 半 of
+    either kind an *A*, a stroke outside notes an *S*. The answer is "a
+    note holds strokes and 半" (decided inside one note, where no break
+    stands, whatever the groups) or "some group holds an S and an A, or six
+    S" (a ``(半)`` beside strokes and a 半 beside strokes are the same test:
+    an A and an S). Let G1 be the group ending at the first 半 of the gap
+    and G2 the group starting at the second, had the gap been parted, and
+    G = G1 + G2 what they make unparted. G1 and G2 each hold an A. If
+    either holds an S, it matters alone (and so does G, which holds it).
+    If neither does, G holds no S and does not matter. So G matters
+    exactly when G1 or G2 does, and every other group is the same either
+    way: the gaps searched are the same ones, each from its own hit (a
+    hit's search starts after it, or after its note), and the notes and
+    tags are asked about in increasing order as before. Leaving a gap
+    unparted can in any case only join groups, which never turns a text
+    that matters into one that does not (the quick look stays sound); here
+    it does not even change which files go to the map."""
     notes, tags = _Notes(text), _Tags(text)
     strokes = halves = held_strokes = held_halves = 0     # outside notes / in the last note
     quoted = half_note = False
     note = None                         # the end of the last hit's note
     resume = -1                         # where a break after the last hit may start
+    half = False                        # the last hit was a 半 (in a note or not)
     for at, stroke in hits:
-        if resume >= 0 and _parted(text, resume, at, runs, notes, tags):
+        if resume >= 0 and (stroke or not half) and _parted(text, resume, at, runs, notes, tags):
             strokes = halves = 0
             quoted = half_note = False
             note = None
@@ -133,6 +174,7 @@ def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
             resume = end                # no break inside a note
         if (strokes and halves) or strokes >= 6 or quoted or (half_note and strokes):
             return True
+        half = not stroke
     return False
 
 

@@ -84,6 +84,49 @@ def test_the_limiter_holds_the_true_peak_between_samples_not_only_the_samples():
     assert true_peak_dbtp(out) > -2.0          # limited to the ceiling, not far below it
 
 
+def _points_by_hand(y: np.ndarray, frame: int) -> float:
+    """The largest magnitude of the 4× points after *frame*, in Python floats: each
+    the sum of its 32 products in the order :func:`~guji.sound.limiter.between`
+    promises (eight partial sums of taps m, m + 8, m + 16, m + 24, then pairwise)."""
+    from guji.sound.limiter import HALF_TAPS, _phases
+    h = _phases()
+    best = 0.0
+    for c in range(y.shape[1]):
+        x = [float(v) for v in y[frame - HALF_TAPS + 1:frame + HALF_TAPS + 1, c]]
+        for k in range(3):
+            p = [x[j] * float(h[j, k]) for j in range(32)]
+            r = [((p[m] + p[m + 8]) + p[m + 16]) + p[m + 24] for m in range(8)]
+            s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+            best = max(best, abs(s))
+    return best
+
+
+@pytest.mark.parametrize("channels", [1, 2])
+def test_the_4x_points_are_each_sum_in_one_order_to_the_bit(monkeypatch, channels):
+    # between() takes the loud frames as runs and computes a run's points from slices,
+    # a block at a time: each point must still be its 32 products summed in the one
+    # order (the samples of a render do not move), whatever the runs and the blocks
+    import guji.sound.limiter as limiter
+    rng = np.random.default_rng(28)
+    y = (rng.standard_normal((3000, channels)) * np.exp(rng.uniform(-6, 0, (3000, 1)))).astype(np.float32)
+    lo, hi = limiter.HALF_TAPS, len(y) - limiter.HALF_TAPS - 1
+    frames = np.unique(np.concatenate([
+        [lo, hi - 1],                                  # the first and last frames allowed
+        np.arange(200, 260), np.arange(291, 300),      # runs, 31 apart (one run) …
+        np.arange(332, 340),                           # … and 32 apart (two)
+        rng.choice(np.arange(lo, hi), 300, replace=False),  # lone frames
+        np.arange(1000, 2600),                         # a long run: several blocks
+    ]))
+    for block in (2048, 7, 1):
+        monkeypatch.setattr(limiter, "BETWEEN_BLOCK", block)
+        got = limiter.between(y, frames)
+        assert got.dtype == np.float64 and got.shape == frames.shape
+        for i in [*range(0, len(frames), 7), len(frames) - 1]:
+            assert got[i] == _points_by_hand(y, int(frames[i])), (block, frames[i])
+        assert np.array_equal(limiter.between(y, frames[5:6]), got[5:6])   # one frame alone
+    assert len(limiter.between(y, np.zeros(0, np.int64))) == 0
+
+
 def _render(tmp_path, name, args):
     run = guji(["render", *args, "-o", name], tmp_path)
     assert run.returncode == 0, run.stderr

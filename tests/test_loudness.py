@@ -127,6 +127,100 @@ def test_the_4x_points_are_each_sum_in_one_order_to_the_bit(monkeypatch, channel
     assert len(limiter.between(y, np.zeros(0, np.int64))) == 0
 
 
+def _dense_limit_span(limiter, x, carry, gap):
+    """Limiter.limit_span as it was: the reduction's integers over the whole range
+    [lo, hi) from the first frame over the aim to the last one's release."""
+    from guji.sound.limiter import UNITS, _ahead
+    self = limiter
+    ctx, w = self.context, self.ahead
+    n = len(x) - 2 * ctx
+    tp = limiter_peaks(x, self.quiet) * self.gain
+    out = x[ctx:ctx + n] * np.float32(self.gain)
+    over = np.nonzero(tp > self.aim)[0]
+    first, size = ctx - w + 1, n + w - 1
+    reach = carry // self.slope + 1 if carry > 0 else 0
+    if len(over):
+        units = np.ceil(np.log10(tp[over] / self.aim) * (20.0 * UNITS)).astype(np.int64)
+        lo = 0 if reach else max(0, int(over[0]) - first - w + 1)
+        hi = min(size, int(over[-1]) - first + 1 + int(units.max()) // self.slope + 1)
+    elif reach:
+        units, lo, hi = np.zeros(0, np.int64), 0, min(size, reach)
+    else:
+        return out, 0, ()
+    hi = max(hi, min(size, reach))
+    u = np.zeros(hi - lo + w - 1, dtype=np.int64)
+    at = over - first - lo
+    inside = (at >= 0) & (at < len(u))
+    u[at[inside]] = units[inside]
+    m = _ahead(u, w)[:hi - lo]
+    steps = self.slope * np.arange(lo, hi, dtype=np.int64)
+    r = np.maximum.accumulate(m + steps) - steps
+    np.maximum(r, carry - (steps + self.slope), out=r)
+    np.maximum(r, 0, out=r)
+    carry_out = int(r[n - 1 - lo]) if lo <= n - 1 < hi else 0
+    pad = np.zeros(w - 1, dtype=np.int64)
+    sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
+    smooth = sums[w:] - sums[:-w]
+    base = lo - w + 1
+    down = np.nonzero(smooth)[0]
+    down = down[(down + base >= 0) & (down + base < n)]
+    if len(down) == 0:
+        return out, carry_out, ()
+    frames = down + base
+    out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+        smooth[down] / (-20.0 * w * UNITS)))[:, None]
+    cuts = np.nonzero(np.diff(down) > gap)[0]
+    starts = np.concatenate(([down[0]], down[cuts + 1])) + base
+    ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
+    return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
+
+
+def limiter_peaks(x, quiet):
+    from guji.sound.limiter import true_peaks
+    return true_peaks(x, quiet)
+
+
+def test_the_limiter_works_its_reduction_out_where_it_can_be_above_0_only():
+    # limit_span works out the reduction's integers on the stretches around the
+    # frames over the aim (and the carry) only: the samples, the carry and the
+    # stretches turned down must be those of the whole range worked out at once
+    rng = np.random.default_rng(2028)
+    rate = 8000
+    checked = 0
+    for trial in range(300):
+        limiter = Limiter(rate, 2, 10**6, 10.0 ** rng.uniform(0, 14) / 20.0, -1.0)
+        w, ctx = limiter.ahead, limiter.context
+        n = int(rng.integers(50, 3000))
+        x = (rng.standard_normal((n + 2 * ctx, 2)) * 0.02).astype(np.float32)
+        for _ in range(int(rng.integers(0, 6))):          # bursts, some near the edges
+            at = int(rng.integers(0, len(x)))
+            length = int(rng.integers(1, 3 * w))
+            x[at:at + length] *= np.float32(rng.uniform(5, 60))
+        # gaps between bursts near the look-ahead: two stretches at w - 1, w, w + 1 apart
+        if trial % 3 == 0:
+            a0 = int(rng.integers(ctx, ctx + n // 2))
+            x[a0] = 0.9
+            x[min(len(x) - 1, a0 + int(rng.integers(w - 2, 3 * w)))] = -0.9
+        carry = int(rng.choice([0, 0, rng.integers(1, 40 * limiter.slope),
+                                rng.integers(1, 4000) * limiter.slope]))
+        gap = int(rng.choice([1, 50]))
+        want = _dense_limit_span(limiter, x, carry, gap)
+        got = limiter.limit_span(x, carry, None, gap)
+        assert np.array_equal(got[0], want[0]), trial
+        assert got[1:] == want[1:], trial
+        checked += bool(want[2])
+    assert checked > 150           # most trials turn something down
+    # two clicks a little over the aim, every distance apart from one stretch to two
+    # whose smoothing meets (the release of one and the look-ahead of the other)
+    limiter = Limiter(rate, 2, 10**6, 1.0, -1.0)
+    w, ctx = limiter.ahead, limiter.context
+    for d in range(1, 160):
+        x = (rng.standard_normal((400 + 2 * ctx, 2)) * 0.01).astype(np.float32)  # every frame shows its gain
+        x[ctx + 100] = x[ctx + 100 + d] = np.float32(limiter.aim * 1.05)
+        want = _dense_limit_span(limiter, x, 0, 1)
+        got = limiter.limit_span(x, 0, None, 1)
+        assert np.array_equal(got[0], want[0]) and got[1:] == want[1:], d
+
 def _render(tmp_path, name, args):
     run = guji(["render", *args, "-o", name], tmp_path)
     assert run.returncode == 0, run.stderr

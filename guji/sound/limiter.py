@@ -264,29 +264,55 @@ class Limiter:
         else:
             return out, 0, ()
         hi = max(hi, min(size, reach))
-        # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released)
-        u = np.zeros(hi - lo + w - 1, dtype=np.int64)
-        at = over - first - lo
-        inside = (at >= 0) & (at < len(u))
-        u[at[inside]] = units[inside]
-        m = _ahead(u, w)[:hi - lo]
-        steps = self.slope * np.arange(lo, hi, dtype=np.int64)
-        r = np.maximum.accumulate(m + steps) - steps
-        np.maximum(r, carry - (steps + self.slope), out=r)
-        np.maximum(r, 0, out=r)
-        carry_out = int(r[n - 1 - lo]) if lo <= n - 1 < hi else 0
+        # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released),
+        # worked out on the stretches it can be above 0 only: each frame over the aim
+        # from w - 1 frames before it (the look-ahead) until its units are released,
+        # the carry from frame 0; stretches less than w apart as one (the smoothing
+        # of one never reaches another). Outside them the reduction is 0, and within
+        # one nothing before it counts (released), so each is the whole range's
+        # integers exactly, and the frames turned down and their curve the same.
+        at = over - first
+        inside = (at >= lo) & (at < hi + w - 1)
+        at, units = at[inside], units[inside]
+        starts = np.maximum(at - (w - 1), lo)
+        ends = np.minimum(at + units // self.slope + 1, hi)
+        if reach:
+            starts = np.concatenate(([0], starts))
+            ends = np.concatenate(([min(hi, reach)], ends))
+        reached = np.maximum.accumulate(ends)
+        new = np.nonzero(starts[1:] >= reached[:-1] + w)[0] + 1
+        group_lo = starts[np.concatenate(([0], new))].tolist()
+        group_hi = reached[np.concatenate((new, [len(starts)])) - 1].tolist()
+        cut = np.searchsorted(at, group_lo).tolist() + [len(at)]
+        carry_out = 0
         pad = np.zeros(w - 1, dtype=np.int64)
-        sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
-        smooth = sums[w:] - sums[:-w]            # output frames lo − w + 1 … hi − 1
-        base = lo - w + 1
-        down = np.nonzero(smooth)[0]
-        down = down[(down + base >= 0) & (down + base < n)]
-        if len(down) == 0:
+        frames_in, curve_in = [], []
+        for k, (g0, g1) in enumerate(zip(group_lo, group_hi)):
+            if g1 <= g0:
+                continue
+            u = np.zeros(g1 - g0 + w - 1, dtype=np.int64)
+            u[at[cut[k]:cut[k + 1]] - g0] = units[cut[k]:cut[k + 1]]
+            m = _ahead(u, w)[:g1 - g0]
+            steps = self.slope * np.arange(g0, g1, dtype=np.int64)
+            r = np.maximum.accumulate(m + steps) - steps     # ≥ m ≥ 0
+            if g0 < reach:
+                np.maximum(r, carry - (steps + self.slope), out=r)
+            if g0 <= n - 1 < g1:
+                carry_out = int(r[n - 1 - g0])
+            sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
+            smooth = sums[w:] - sums[:-w]        # output frames g0 − w + 1 … g1 − 1
+            down = np.nonzero(smooth)[0]
+            f = down + (g0 - w + 1)
+            keep = (f >= 0) & (f < n)
+            frames_in.append(f[keep])
+            curve_in.append(smooth[down[keep]])
+        frames = np.concatenate(frames_in) if frames_in else np.zeros(0, np.int64)
+        if len(frames) == 0:
             return out, carry_out, ()
-        frames = down + base                     # turned down: the gain and the curve in float64
+        smooth = np.concatenate(curve_in)        # turned down: the gain and the curve in float64
         out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
-            smooth[down] / (-20.0 * w * UNITS)))[:, None]
-        cuts = np.nonzero(np.diff(down) > gap)[0]
-        starts = np.concatenate(([down[0]], down[cuts + 1])) + base
-        ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
+            smooth / (-20.0 * w * UNITS)))[:, None]
+        cuts = np.nonzero(np.diff(frames) > gap)[0]
+        starts = np.concatenate(([frames[0]], frames[cuts + 1]))
+        ends = np.concatenate((frames[cuts], [frames[-1]])) + 1
         return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))

@@ -415,3 +415,25 @@ def test_the_raw_render_weighed_from_its_one_shots_is_the_meter_s_reading(channe
     assert state._kept                      # the mixer's own steps: weighed from one-shots
     exact = measure(mix.raw_blocks(), 8000, channels, mix.frames)
     assert abs(state.raw_loudness() - exact) < 1e-6, (state.raw_loudness(), exact)
+
+
+def test_an_fft_length_is_the_least_2_3_5_smooth_number_at_least_n():
+    # smooth_size looks the length up in a table (the short FFTs ask it hundreds of
+    # times a render); past the table's end it works it out
+    from guji.sound.gauge import SMOOTH_TOP, _smooth_table, smooth_size
+
+    def smooth(m):
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        return m == 1
+
+    want, least = {}, 72_000                 # the least smooth number >= n, n from 70,000 down
+    for n in range(70_000, 0, -1):
+        least = n if smooth(n) else least
+        want[n] = least
+    assert all(smooth_size(n) == want[n] for n in range(1, 70_001))
+    top = SMOOTH_TOP
+    assert _smooth_table()[-1] == top and smooth_size(top) == top and smooth_size(top - 1) == top
+    assert smooth_size(top + 1) == 67_184_640                     # past the table: worked out
+    assert not any(smooth(k) for k in range(top + 1, 67_184_640))

@@ -18,15 +18,35 @@ streamed one here weigh with :class:`Weighing`.
 
 from __future__ import annotations
 
+import bisect
+import functools
+
 import numpy as np
 
 from .limiter import CHUNK_FRAMES, Limiter, raw_peaks
 from .loudness import Meter, k_weighting, piece_sums
 
 
+#: :func:`smooth_size` looks lengths up to this in a table.
+SMOOTH_TOP = 1 << 26
+
+
+@functools.lru_cache(maxsize=1)
+def _smooth_table() -> list[int]:
+    """The 2^a·3^b·5^c up to :data:`SMOOTH_TOP`, in order (1,041 of them; made on
+    first use, ~0.6 ms)."""
+    return sorted(p2 * p3 * p5
+                  for p5 in (5 ** c for c in range(12)) if p5 <= SMOOTH_TOP
+                  for p3 in (3 ** b for b in range(17)) if p3 * p5 <= SMOOTH_TOP
+                  for p2 in (1 << a for a in range(27)) if p2 * p3 * p5 <= SMOOTH_TOP)
+
+
 def smooth_size(n: int) -> int:
     """The least 2^a·3^b·5^c ≥ *n*: an FFT length as quick as a power of two's, and
     often half as long."""
+    if 1 <= n <= SMOOTH_TOP:
+        table = _smooth_table()
+        return table[bisect.bisect_left(table, n)]
     best = 1 << max(0, (n - 1).bit_length())
     p5 = 1
     while p5 < best:

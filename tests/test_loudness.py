@@ -437,3 +437,36 @@ def test_an_fft_length_is_the_least_2_3_5_smooth_number_at_least_n():
     assert _smooth_table()[-1] == top and smooth_size(top) == top and smooth_size(top - 1) == top
     assert smooth_size(top + 1) == 67_184_640                     # past the table: worked out
     assert not any(smooth(k) for k in range(top + 1, 67_184_640))
+
+
+def test_the_limited_stretch_is_weighed_from_the_same_frames_as_before():
+    # Weighing._changed copies only the frames the FFT needs (around the span), not
+    # the stretch up to it: the same rows, so the same sums to the bit
+    from guji.sound.gauge import Weighing, smooth_size
+    rng = np.random.default_rng(7)
+    weigh = Weighing(8000, 2)
+    taps = weigh.taps
+
+    def old(p_raw, now, p_out, out, r0, r1, g2):
+        rows = []
+        for before, stretch in ((p_raw, now), (p_out, out)):
+            seg = np.concatenate([before[-(taps - 1):], stretch[:r1]])[r0:]
+            rows.append(np.ascontiguousarray(seg.T, dtype=np.float32))
+        x = np.concatenate(rows)
+        size = smooth_size(len(seg))
+        y = np.fft.irfft(np.fft.rfft(x, size) * weigh._spectrum(size), size)[:, taps - 1:len(seg)]
+        return (np.square(y[2:], dtype=np.float64).sum(axis=0)
+                - 2.5 * np.square(y[:2], dtype=np.float64).sum(axis=0))
+
+    def block(n):
+        return rng.standard_normal((n, 2)).astype(np.float32)
+
+    n = 3 * taps
+    for before_len in (taps + 50, taps - 1, taps // 2):          # a short one: fewer frames before
+        p_raw, now = block(before_len), block(n)
+        p_out, out = p_raw * np.float32(0.7), now * np.float32(0.7)
+        for r0, r1 in ((0, 10), (0, n), (5, taps), (taps - 2, taps + 3), (taps - 1, 2 * taps),
+                       (taps, n), (n - 1, n), (int(rng.integers(0, n)), n)):
+            got = weigh._changed(p_raw, now, p_out, out, r0, r1, 2.5)
+            want = old(p_raw, now, p_out, out, r0, r1, 2.5)
+            assert np.array_equal(got, want), (before_len, r0, r1)

@@ -134,15 +134,20 @@ class Weighing:
     def _changed(self, p_raw, now, p_out, out, r0: int, r1: int, g2: float):
         """Σ over channels of (K-weighted limited)² − *g2*·(K-weighted raw)², frames
         [*r0*, *r1*) of the stretch."""
-        taps = self.taps
-        rows = []
-        for before, stretch in ((p_raw, now), (p_out, out)):
-            seg = np.concatenate([before[-(taps - 1):], stretch[:r1]])[r0:]
-            rows.append(np.ascontiguousarray(seg.T, dtype=np.float32))
-        x = np.concatenate(rows)
-        size = smooth_size(len(seg))
-        y = np.fft.irfft(np.fft.rfft(x, size) * self._spectrum(size), size)[:, taps - 1:len(seg)]
-        c = self.channels
+        taps, c = self.taps, self.channels
+        # frames [r0, r1 + prior) of (the prior ≤ taps - 1 frames before the stretch,
+        # the stretch up to r1), raw then limited, a row a channel: copied once
+        prior = min(len(p_raw), len(p_out), taps - 1)
+        length = r1 - r0 + prior
+        x = np.empty((2 * c, length), dtype=np.float32)
+        for row, before, stretch in ((0, p_raw, now), (c, p_out, out)):
+            own = max(0, r0 - prior)                     # the first frame of the stretch's own
+            head = length - (r1 - own)                   # frames taken from before it
+            if head:
+                x[row:row + c, :head] = before[len(before) - head:].T
+            x[row:row + c, head:] = stretch[own:r1].T
+        size = smooth_size(length)
+        y = np.fft.irfft(np.fft.rfft(x, size) * self._spectrum(size), size)[:, taps - 1:length]
         return (np.square(y[c:], dtype=np.float64).sum(axis=0)
                 - g2 * np.square(y[:c], dtype=np.float64).sum(axis=0))
 

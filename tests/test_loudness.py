@@ -461,6 +461,13 @@ def test_the_limited_stretch_is_weighed_from_the_same_frames_as_before():
     def block(n):
         return rng.standard_normal((n, 2)).astype(np.float32)
 
+    # _changed transforms in float64 and rounds to complex64: numpy's float32 rfft
+    # (2.x) does the same inside, so the sums are the old ones to the bit; a numpy
+    # whose float32 transform is float32 throughout gives them to its rounding
+    probe = block(3001).T
+    exact = np.array_equal(np.fft.rfft(probe, 4000),
+                           np.fft.rfft(probe.astype(np.float64), 4000).astype(np.complex64))
+
     n = 3 * taps
     for before_len in (taps + 50, taps - 1, taps // 2):          # a short one: fewer frames before
         p_raw, now = block(before_len), block(n)
@@ -469,4 +476,7 @@ def test_the_limited_stretch_is_weighed_from_the_same_frames_as_before():
                        (taps, n), (n - 1, n), (int(rng.integers(0, n)), n)):
             got = weigh._changed(p_raw, now, p_out, out, r0, r1, 2.5)
             want = old(p_raw, now, p_out, out, r0, r1, 2.5)
-            assert np.array_equal(got, want), (before_len, r0, r1)
+            if exact:
+                assert np.array_equal(got, want), (before_len, r0, r1)
+            else:
+                assert np.allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())

@@ -480,3 +480,31 @@ def test_the_limited_stretch_is_weighed_from_the_same_frames_as_before():
                 assert np.array_equal(got, want), (before_len, r0, r1)
             else:
                 assert np.allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_a_windows_true_peaks_are_its_samples_and_4x_points_however_asked():
+    # Peaks.at takes the sample peaks Peaks found for that same window (the walk's
+    # next call), and only for that window
+    from guji.sound.limiter import Peaks, sample_peaks
+    rng = np.random.default_rng(11)
+
+    def old_at(peaks, y, quiet):
+        s = sample_peaks(y)
+        peak = s.astype(np.float64)
+        f = peaks.frames
+        keep = np.maximum(s[f], s[f + 1]) > quiet
+        np.maximum.at(peak, f[keep], peaks.values[keep])
+        np.maximum.at(peak, f[keep] + 1, peaks.values[keep])
+        return peak
+
+    for trial in range(20):
+        y = (rng.standard_normal((4000, 2)) * np.exp(rng.uniform(-4, 0, (4000, 1)))).astype(np.float32)
+        floor = float(rng.uniform(0.05, 0.5))
+        quiet = floor * float(rng.uniform(1.0, 2.0))
+        peaks = Peaks(y, floor)
+        want = old_at(peaks, y, quiet)
+        assert np.array_equal(peaks.at(y, quiet), want)        # its own window, first
+        assert np.array_equal(peaks.at(y, quiet), want)        # … and again
+        other = (y * np.float32(0.5)).copy()                    # another window: its own samples
+        fresh = Peaks(y, floor)
+        assert np.array_equal(fresh.at(other, quiet), old_at(fresh, other, quiet))

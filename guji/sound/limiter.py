@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 
 import numpy as np
 
@@ -137,7 +138,11 @@ class Peaks:
 
     def __init__(self, y: np.ndarray, floor: float):
         self.floor = floor
-        s = sample_peaks(y).astype(np.float64)
+        samples = sample_peaks(y)
+        #: the window's sample peaks, for the first :meth:`at` of that same window
+        #: (the walk's next call): taken then, never kept with the points
+        self._fresh = (weakref.ref(y), samples)
+        s = samples.astype(np.float64)
         lo, hi = HALF_TAPS, len(s) - HALF_TAPS - 1
         if hi <= lo:
             self.frames, self.values = np.zeros(0, np.int64), np.zeros(0)
@@ -150,7 +155,8 @@ class Peaks:
         """The true peak of each frame of *y* (the window these were made of): its
         sample peak, and the 4× points either side of frames whose neighbourhood
         passes *quiet* (≥ the floor)."""
-        s = sample_peaks(y)
+        fresh, self._fresh = self._fresh, None
+        s = fresh[1] if fresh is not None and fresh[0]() is y else sample_peaks(y)
         peak = s.astype(np.float64)
         if len(self.frames):
             f = self.frames

@@ -130,11 +130,11 @@ def test_the_4x_points_are_each_sum_in_one_order_to_the_bit(monkeypatch, channel
 def _dense_limit_span(limiter, x, carry, gap):
     """Limiter.limit_span as it was: the reduction's integers over the whole range
     [lo, hi) from the first frame over the aim to the last one's release."""
-    from guji.sound.limiter import UNITS, _ahead
+    from guji.sound.limiter import UNITS, _ahead, true_peaks
     self = limiter
     ctx, w = self.context, self.ahead
     n = len(x) - 2 * ctx
-    tp = limiter_peaks(x, self.quiet) * self.gain
+    tp = true_peaks(x, self.quiet) * self.gain
     out = x[ctx:ctx + n] * np.float32(self.gain)
     over = np.nonzero(tp > self.aim)[0]
     first, size = ctx - w + 1, n + w - 1
@@ -175,11 +175,6 @@ def _dense_limit_span(limiter, x, carry, gap):
     return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
 
 
-def limiter_peaks(x, quiet):
-    from guji.sound.limiter import true_peaks
-    return true_peaks(x, quiet)
-
-
 def test_the_limiter_works_its_reduction_out_where_it_can_be_above_0_only():
     # limit_span works out the reduction's integers on the stretches around the
     # frames over the aim (and the carry) only: the samples, the carry and the
@@ -188,7 +183,7 @@ def test_the_limiter_works_its_reduction_out_where_it_can_be_above_0_only():
     rate = 8000
     checked = 0
     for trial in range(300):
-        limiter = Limiter(rate, 2, 10**6, 10.0 ** rng.uniform(0, 14) / 20.0, -1.0)
+        limiter = Limiter(rate, 2, 10**6, 10.0 ** (rng.uniform(0, 14) / 20.0), -1.0)
         w, ctx = limiter.ahead, limiter.context
         n = int(rng.integers(50, 3000))
         x = (rng.standard_normal((n + 2 * ctx, 2)) * 0.02).astype(np.float32)
@@ -220,6 +215,7 @@ def test_the_limiter_works_its_reduction_out_where_it_can_be_above_0_only():
         want = _dense_limit_span(limiter, x, 0, 1)
         got = limiter.limit_span(x, 0, None, 1)
         assert np.array_equal(got[0], want[0]) and got[1:] == want[1:], d
+
 
 def _render(tmp_path, name, args):
     run = guji(["render", *args, "-o", name], tmp_path)

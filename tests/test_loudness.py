@@ -84,6 +84,139 @@ def test_the_limiter_holds_the_true_peak_between_samples_not_only_the_samples():
     assert true_peak_dbtp(out) > -2.0          # limited to the ceiling, not far below it
 
 
+def _points_by_hand(y: np.ndarray, frame: int) -> float:
+    """The largest magnitude of the 4× points after *frame*, in Python floats: each
+    the sum of its 32 products in the order :func:`~guji.sound.limiter.between`
+    promises (eight partial sums of taps m, m + 8, m + 16, m + 24, then pairwise)."""
+    from guji.sound.limiter import HALF_TAPS, _phases
+    h = _phases()
+    best = 0.0
+    for c in range(y.shape[1]):
+        x = [float(v) for v in y[frame - HALF_TAPS + 1:frame + HALF_TAPS + 1, c]]
+        for k in range(3):
+            p = [x[j] * float(h[j, k]) for j in range(32)]
+            r = [((p[m] + p[m + 8]) + p[m + 16]) + p[m + 24] for m in range(8)]
+            s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+            best = max(best, abs(s))
+    return best
+
+
+@pytest.mark.parametrize("channels", [1, 2])
+def test_the_4x_points_are_each_sum_in_one_order_to_the_bit(monkeypatch, channels):
+    # between() takes the loud frames as runs and computes a run's points from slices,
+    # a block at a time: each point must still be its 32 products summed in the one
+    # order (the samples of a render do not move), whatever the runs and the blocks
+    import guji.sound.limiter as limiter
+    rng = np.random.default_rng(28)
+    y = (rng.standard_normal((3000, channels)) * np.exp(rng.uniform(-6, 0, (3000, 1)))).astype(np.float32)
+    lo, hi = limiter.HALF_TAPS, len(y) - limiter.HALF_TAPS - 1
+    frames = np.unique(np.concatenate([
+        [lo, hi - 1],                                  # the first and last frames allowed
+        np.arange(200, 260), np.arange(291, 300),      # runs, 31 apart (one run) …
+        np.arange(332, 340),                           # … and 32 apart (two)
+        rng.choice(np.arange(lo, hi), 300, replace=False),  # lone frames
+        np.arange(1000, 2600),                         # a long run: several blocks
+    ]))
+    for block in (2048, 7, 1):
+        monkeypatch.setattr(limiter, "BETWEEN_BLOCK", block)
+        got = limiter.between(y, frames)
+        assert got.dtype == np.float64 and got.shape == frames.shape
+        for i in [*range(0, len(frames), 7), len(frames) - 1]:
+            assert got[i] == _points_by_hand(y, int(frames[i])), (block, frames[i])
+        assert np.array_equal(limiter.between(y, frames[5:6]), got[5:6])   # one frame alone
+    assert len(limiter.between(y, np.zeros(0, np.int64))) == 0
+
+
+def _dense_limit_span(limiter, x, carry, gap):
+    """Limiter.limit_span as it was: the reduction's integers over the whole range
+    [lo, hi) from the first frame over the aim to the last one's release."""
+    from guji.sound.limiter import UNITS, _ahead, true_peaks
+    self = limiter
+    ctx, w = self.context, self.ahead
+    n = len(x) - 2 * ctx
+    tp = true_peaks(x, self.quiet) * self.gain
+    out = x[ctx:ctx + n] * np.float32(self.gain)
+    over = np.nonzero(tp > self.aim)[0]
+    first, size = ctx - w + 1, n + w - 1
+    reach = carry // self.slope + 1 if carry > 0 else 0
+    if len(over):
+        units = np.ceil(np.log10(tp[over] / self.aim) * (20.0 * UNITS)).astype(np.int64)
+        lo = 0 if reach else max(0, int(over[0]) - first - w + 1)
+        hi = min(size, int(over[-1]) - first + 1 + int(units.max()) // self.slope + 1)
+    elif reach:
+        units, lo, hi = np.zeros(0, np.int64), 0, min(size, reach)
+    else:
+        return out, 0, ()
+    hi = max(hi, min(size, reach))
+    u = np.zeros(hi - lo + w - 1, dtype=np.int64)
+    at = over - first - lo
+    inside = (at >= 0) & (at < len(u))
+    u[at[inside]] = units[inside]
+    m = _ahead(u, w)[:hi - lo]
+    steps = self.slope * np.arange(lo, hi, dtype=np.int64)
+    r = np.maximum.accumulate(m + steps) - steps
+    np.maximum(r, carry - (steps + self.slope), out=r)
+    np.maximum(r, 0, out=r)
+    carry_out = int(r[n - 1 - lo]) if lo <= n - 1 < hi else 0
+    pad = np.zeros(w - 1, dtype=np.int64)
+    sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
+    smooth = sums[w:] - sums[:-w]
+    base = lo - w + 1
+    down = np.nonzero(smooth)[0]
+    down = down[(down + base >= 0) & (down + base < n)]
+    if len(down) == 0:
+        return out, carry_out, ()
+    frames = down + base
+    out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+        smooth[down] / (-20.0 * w * UNITS)))[:, None]
+    cuts = np.nonzero(np.diff(down) > gap)[0]
+    starts = np.concatenate(([down[0]], down[cuts + 1])) + base
+    ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
+    return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
+
+
+def test_the_limiter_works_its_reduction_out_where_it_can_be_above_0_only():
+    # limit_span works out the reduction's integers on the stretches around the
+    # frames over the aim (and the carry) only: the samples, the carry and the
+    # stretches turned down must be those of the whole range worked out at once
+    rng = np.random.default_rng(2028)
+    rate = 8000
+    checked = 0
+    for trial in range(300):
+        limiter = Limiter(rate, 2, 10**6, 10.0 ** (rng.uniform(0, 14) / 20.0), -1.0)
+        w, ctx = limiter.ahead, limiter.context
+        n = int(rng.integers(50, 3000))
+        x = (rng.standard_normal((n + 2 * ctx, 2)) * 0.02).astype(np.float32)
+        for _ in range(int(rng.integers(0, 6))):          # bursts, some near the edges
+            at = int(rng.integers(0, len(x)))
+            length = int(rng.integers(1, 3 * w))
+            x[at:at + length] *= np.float32(rng.uniform(5, 60))
+        # gaps between bursts near the look-ahead: two stretches at w - 1, w, w + 1 apart
+        if trial % 3 == 0:
+            a0 = int(rng.integers(ctx, ctx + n // 2))
+            x[a0] = 0.9
+            x[min(len(x) - 1, a0 + int(rng.integers(w - 2, 3 * w)))] = -0.9
+        carry = int(rng.choice([0, 0, rng.integers(1, 40 * limiter.slope),
+                                rng.integers(1, 4000) * limiter.slope]))
+        gap = int(rng.choice([1, 50]))
+        want = _dense_limit_span(limiter, x, carry, gap)
+        got = limiter.limit_span(x, carry, None, gap)
+        assert np.array_equal(got[0], want[0]), trial
+        assert got[1:] == want[1:], trial
+        checked += bool(want[2])
+    assert checked > 150           # most trials turn something down
+    # two clicks a little over the aim, every distance apart from one stretch to two
+    # whose smoothing meets (the release of one and the look-ahead of the other)
+    limiter = Limiter(rate, 2, 10**6, 1.0, -1.0)
+    w, ctx = limiter.ahead, limiter.context
+    for d in range(1, 160):
+        x = (rng.standard_normal((400 + 2 * ctx, 2)) * 0.01).astype(np.float32)  # every frame shows its gain
+        x[ctx + 100] = x[ctx + 100 + d] = np.float32(limiter.aim * 1.05)
+        want = _dense_limit_span(limiter, x, 0, 1)
+        got = limiter.limit_span(x, 0, None, 1)
+        assert np.array_equal(got[0], want[0]) and got[1:] == want[1:], d
+
+
 def _render(tmp_path, name, args):
     run = guji(["render", *args, "-o", name], tmp_path)
     assert run.returncode == 0, run.stderr
@@ -278,3 +411,96 @@ def test_the_raw_render_weighed_from_its_one_shots_is_the_meter_s_reading(channe
     assert state._kept                      # the mixer's own steps: weighed from one-shots
     exact = measure(mix.raw_blocks(), 8000, channels, mix.frames)
     assert abs(state.raw_loudness() - exact) < 1e-6, (state.raw_loudness(), exact)
+
+
+def test_an_fft_length_is_the_least_2_3_5_smooth_number_at_least_n():
+    # smooth_size looks the length up in a table (the short FFTs ask it hundreds of
+    # times a render); past the table's end it works it out
+    from guji.sound.gauge import SMOOTH_TOP, _smooth_table, smooth_size
+
+    def smooth(m):
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        return m == 1
+
+    want, least = {}, 72_000                 # the least smooth number >= n, n from 70,000 down
+    for n in range(70_000, 0, -1):
+        least = n if smooth(n) else least
+        want[n] = least
+    assert all(smooth_size(n) == want[n] for n in range(1, 70_001))
+    top = SMOOTH_TOP
+    assert _smooth_table()[-1] == top and smooth_size(top) == top and smooth_size(top - 1) == top
+    assert smooth_size(top + 1) == 67_184_640                     # past the table: worked out
+    assert not any(smooth(k) for k in range(top + 1, 67_184_640))
+
+
+def test_the_limited_stretch_is_weighed_from_the_same_frames_as_before():
+    # Weighing._changed copies only the frames the FFT needs (around the span), not
+    # the stretch up to it: the same rows, so the same sums to the bit
+    from guji.sound.gauge import Weighing, smooth_size
+    rng = np.random.default_rng(7)
+    weigh = Weighing(8000, 2)
+    taps = weigh.taps
+
+    def old(p_raw, now, p_out, out, r0, r1, g2):
+        rows = []
+        for before, stretch in ((p_raw, now), (p_out, out)):
+            seg = np.concatenate([before[-(taps - 1):], stretch[:r1]])[r0:]
+            rows.append(np.ascontiguousarray(seg.T, dtype=np.float32))
+        x = np.concatenate(rows)
+        size = smooth_size(len(seg))
+        y = np.fft.irfft(np.fft.rfft(x, size) * weigh._spectrum(size), size)[:, taps - 1:len(seg)]
+        return (np.square(y[2:], dtype=np.float64).sum(axis=0)
+                - 2.5 * np.square(y[:2], dtype=np.float64).sum(axis=0))
+
+    def block(n):
+        return rng.standard_normal((n, 2)).astype(np.float32)
+
+    # _changed transforms in float64 and rounds to complex64: numpy's float32 rfft
+    # (2.x) does the same inside, so the sums are the old ones to the bit; a numpy
+    # whose float32 transform is float32 throughout gives them to its rounding
+    probe = block(3001).T
+    exact = np.array_equal(np.fft.rfft(probe, 4000),
+                           np.fft.rfft(probe.astype(np.float64), 4000).astype(np.complex64))
+
+    n = 3 * taps
+    for before_len in (taps + 50, taps - 1, taps // 2):          # a short one: fewer frames before
+        p_raw, now = block(before_len), block(n)
+        p_out, out = p_raw * np.float32(0.7), now * np.float32(0.7)
+        for r0, r1 in ((0, 10), (0, n), (5, taps), (taps - 2, taps + 3), (taps - 1, 2 * taps),
+                       (taps, n), (n - 1, n), (int(rng.integers(0, n)), n)):
+            got = weigh._changed(p_raw, now, p_out, out, r0, r1, 2.5)
+            want = old(p_raw, now, p_out, out, r0, r1, 2.5)
+            if exact:
+                assert np.array_equal(got, want), (before_len, r0, r1)
+            else:
+                assert np.allclose(got, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_a_windows_true_peaks_are_its_samples_and_4x_points_however_asked():
+    # Peaks.at takes the sample peaks Peaks found for that same window (the walk's
+    # next call), and only for that window
+    from guji.sound.limiter import Peaks, sample_peaks
+    rng = np.random.default_rng(11)
+
+    def old_at(peaks, y, quiet):
+        s = sample_peaks(y)
+        peak = s.astype(np.float64)
+        f = peaks.frames
+        keep = np.maximum(s[f], s[f + 1]) > quiet
+        np.maximum.at(peak, f[keep], peaks.values[keep])
+        np.maximum.at(peak, f[keep] + 1, peaks.values[keep])
+        return peak
+
+    for trial in range(20):
+        y = (rng.standard_normal((4000, 2)) * np.exp(rng.uniform(-4, 0, (4000, 1)))).astype(np.float32)
+        floor = float(rng.uniform(0.05, 0.5))
+        quiet = floor * float(rng.uniform(1.0, 2.0))
+        peaks = Peaks(y, floor)
+        want = old_at(peaks, y, quiet)
+        assert np.array_equal(peaks.at(y, quiet), want)        # its own window, first
+        assert np.array_equal(peaks.at(y, quiet), want)        # … and again
+        other = (y * np.float32(0.5)).copy()                    # another window: its own samples
+        fresh = Peaks(y, floor)
+        assert np.array_equal(fresh.at(other, quiet), old_at(fresh, other, quiet))

@@ -18,15 +18,35 @@ streamed one here weigh with :class:`Weighing`.
 
 from __future__ import annotations
 
+import bisect
+import functools
+
 import numpy as np
 
 from .limiter import CHUNK_FRAMES, Limiter, raw_peaks
 from .loudness import Meter, k_weighting, piece_sums
 
 
+#: :func:`smooth_size` looks lengths up to this in a table.
+SMOOTH_TOP = 1 << 26
+
+
+@functools.lru_cache(maxsize=1)
+def _smooth_table() -> list[int]:
+    """The 2^a·3^b·5^c up to :data:`SMOOTH_TOP`, in order (1,041 of them; made on
+    first use, ~0.6 ms)."""
+    return sorted(p2 * p3 * p5
+                  for p5 in (5 ** c for c in range(12)) if p5 <= SMOOTH_TOP
+                  for p3 in (3 ** b for b in range(17)) if p3 * p5 <= SMOOTH_TOP
+                  for p2 in (1 << a for a in range(27)) if p2 * p3 * p5 <= SMOOTH_TOP)
+
+
 def smooth_size(n: int) -> int:
     """The least 2^a·3^b·5^c ≥ *n*: an FFT length as quick as a power of two's, and
     often half as long."""
+    if 1 <= n <= SMOOTH_TOP:
+        table = _smooth_table()
+        return table[bisect.bisect_left(table, n)]
     best = 1 << max(0, (n - 1).bit_length())
     p5 = 1
     while p5 < best:
@@ -114,15 +134,23 @@ class Weighing:
     def _changed(self, p_raw, now, p_out, out, r0: int, r1: int, g2: float):
         """Σ over channels of (K-weighted limited)² − *g2*·(K-weighted raw)², frames
         [*r0*, *r1*) of the stretch."""
-        taps = self.taps
-        rows = []
-        for before, stretch in ((p_raw, now), (p_out, out)):
-            seg = np.concatenate([before[-(taps - 1):], stretch[:r1]])[r0:]
-            rows.append(np.ascontiguousarray(seg.T, dtype=np.float32))
-        x = np.concatenate(rows)
-        size = smooth_size(len(seg))
-        y = np.fft.irfft(np.fft.rfft(x, size) * self._spectrum(size), size)[:, taps - 1:len(seg)]
-        c = self.channels
+        taps, c = self.taps, self.channels
+        # frames [r0, r1 + prior) of (the prior ≤ taps - 1 frames before the stretch,
+        # the stretch up to r1), raw then limited, a row a channel: copied once
+        prior = min(len(p_raw), len(p_out), taps - 1)
+        length = r1 - r0 + prior
+        x = np.empty((2 * c, length), dtype=np.float64)   # float32 samples, exactly
+        for row, before, stretch in ((0, p_raw, now), (c, p_out, out)):
+            own = max(0, r0 - prior)                     # the first frame of the stretch's own
+            head = length - (r1 - own)                   # frames taken from before it
+            if head:
+                x[row:row + c, :head] = before[len(before) - head:].T
+            x[row:row + c, head:] = stretch[own:r1].T
+        size = smooth_size(length)
+        # the forward transform in float64, rounded to complex64: what numpy's float32
+        # rfft gives (it transforms in float64: the same values, to the bit), quicker
+        spectrum = np.fft.rfft(x, size).astype(np.complex64)
+        y = np.fft.irfft(spectrum * self._spectrum(size), size)[:, taps - 1:length]
         return (np.square(y[c:], dtype=np.float64).sum(axis=0)
                 - g2 * np.square(y[:c], dtype=np.float64).sum(axis=0))
 

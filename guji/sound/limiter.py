@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 
 import numpy as np
 
@@ -69,19 +70,57 @@ def _phases() -> np.ndarray:
     return np.stack(cols, axis=1)
 
 
+#: 4× points computed at a time (their working arrays stay in the cache).
+BETWEEN_BLOCK = 2048
+
+
 def between(y: np.ndarray, frames: np.ndarray) -> np.ndarray:
     """The largest magnitude, over channels, of *y* at the points ``n + 1/4``,
-    ``n + 1/2``, ``n + 3/4`` for each *frames* n (``HALF_TAPS`` frames of
-    *y* needed on each side)."""
-    offsets = np.arange(-HALF_TAPS + 1, HALF_TAPS + 1)
-    h = _phases()
-    best = np.zeros(len(frames))
-    for c in range(y.shape[1]):
-        windows = y[frames[:, None] + offsets[None, :], c].astype(np.float64)
-        for k in range(h.shape[1]):
-            # a row's sum, not a matrix product: each point's value whatever else is computed
-            np.maximum(best, np.abs((windows * h[:, k]).sum(axis=1)), out=best)
-    return best
+    ``n + 1/2``, ``n + 3/4`` for each *frames* n (ascending; ``HALF_TAPS``
+    frames of *y* needed on each side).
+
+    Each point is the sum of its 32 products (frame × weight, float64) in one
+    fixed order, whatever else is computed: eight partial sums, the *m*-th of
+    taps m, m + 8, m + 16, m + 24 added in turn, then joined pairwise,
+    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))`` (numpy's pairwise
+    summation of a row of 32, which this function used before: the same
+    values to the bit). The frames are taken as runs (those less than 32
+    apart as one), each run's samples once: every point of a run is computed
+    from slices of them, a tap at a time, never a window gathered per point."""
+    taps = 2 * HALF_TAPS
+    n = len(frames)
+    if n == 0:
+        return np.zeros(0)
+    frames = np.asarray(frames, dtype=np.int64)
+    cut = np.nonzero(np.diff(frames) >= taps)[0]
+    first = np.concatenate(([0], cut + 1))           # each run's first frame (of *frames*)
+    starts = frames[first]
+    ends = frames[np.concatenate((cut, [n - 1]))] + 1
+    lengths = ends - starts + taps - 1               # the samples each run needs
+    at = np.cumsum(lengths) - lengths                # where each run's samples begin in z
+    z = y[np.arange(int(lengths.sum())) + np.repeat(starts - (HALF_TAPS - 1) - at, lengths)]
+    z = np.ascontiguousarray(z.T, dtype=np.float64)  # (channels, samples)
+    points = z.shape[1] - (taps - 1)                 # point p: samples z[:, p : p + taps]
+    h = np.ascontiguousarray(_phases().T)            # (3 phases, taps)
+    best = np.empty(points)
+    for a in range(0, points, BETWEEN_BLOCK):
+        b = min(BETWEEN_BLOCK, points - a)
+        # tap j of point a + i: t[c, j, i] = z[c, a + i + j]
+        t = np.lib.stride_tricks.sliding_window_view(z[:, a:a + b + taps - 1], b, axis=1)
+        r = t[None, :, 0:8] * h[:, None, 0:8, None]          # (phase, channel, m, point)
+        for q in (8, 16, 24):
+            r += t[None, :, q:q + 8] * h[:, None, q:q + 8, None]
+        r = r[:, :, 0::2] + r[:, :, 1::2]                    # r0 + r1, r2 + r3, …
+        r = r[:, :, 0::2] + r[:, :, 1::2]
+        v = np.abs(r[:, :, 0] + r[:, :, 1])                  # (phase, channel, point)
+        m = best[a:a + b]
+        np.maximum(v[0], v[1], out=v[0])
+        np.maximum(v[0], v[2], out=v[0])
+        m[:] = v[0, 0]
+        for c in range(1, v.shape[1]):
+            np.maximum(m, v[0, c], out=m)
+    counts = np.diff(np.concatenate((first, [n])))
+    return best[frames + np.repeat(at - starts, counts)]
 
 
 def sample_peaks(y: np.ndarray) -> np.ndarray:
@@ -99,7 +138,11 @@ class Peaks:
 
     def __init__(self, y: np.ndarray, floor: float):
         self.floor = floor
-        s = sample_peaks(y).astype(np.float64)
+        samples = sample_peaks(y)
+        #: the window's sample peaks, for the first :meth:`at` of that same window
+        #: (the walk's next call): taken then, never kept with the points
+        self._fresh = (weakref.ref(y), samples)
+        s = samples.astype(np.float64)
         lo, hi = HALF_TAPS, len(s) - HALF_TAPS - 1
         if hi <= lo:
             self.frames, self.values = np.zeros(0, np.int64), np.zeros(0)
@@ -112,7 +155,8 @@ class Peaks:
         """The true peak of each frame of *y* (the window these were made of): its
         sample peak, and the 4× points either side of frames whose neighbourhood
         passes *quiet* (≥ the floor)."""
-        s = sample_peaks(y)
+        fresh, self._fresh = self._fresh, None
+        s = fresh[1] if fresh is not None and fresh[0]() is y else sample_peaks(y)
         peak = s.astype(np.float64)
         if len(self.frames):
             f = self.frames
@@ -226,29 +270,55 @@ class Limiter:
         else:
             return out, 0, ()
         hi = max(hi, min(size, reach))
-        # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released)
-        u = np.zeros(hi - lo + w - 1, dtype=np.int64)
-        at = over - first - lo
-        inside = (at >= 0) & (at < len(u))
-        u[at[inside]] = units[inside]
-        m = _ahead(u, w)[:hi - lo]
-        steps = self.slope * np.arange(lo, hi, dtype=np.int64)
-        r = np.maximum.accumulate(m + steps) - steps
-        np.maximum(r, carry - (steps + self.slope), out=r)
-        np.maximum(r, 0, out=r)
-        carry_out = int(r[n - 1 - lo]) if lo <= n - 1 < hi else 0
+        # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released),
+        # worked out on the stretches it can be above 0 only: each frame over the aim
+        # from w - 1 frames before it (the look-ahead) until its units are released,
+        # the carry from frame 0; stretches less than w apart as one (the smoothing
+        # of one never reaches another). Outside them the reduction is 0, and within
+        # one nothing before it counts (released), so each is the whole range's
+        # integers exactly, and the frames turned down and their curve the same.
+        at = over - first
+        inside = (at >= lo) & (at < hi + w - 1)
+        at, units = at[inside], units[inside]
+        starts = np.maximum(at - (w - 1), lo)
+        ends = np.minimum(at + units // self.slope + 1, hi)
+        if reach:
+            starts = np.concatenate(([0], starts))
+            ends = np.concatenate(([min(hi, reach)], ends))
+        reached = np.maximum.accumulate(ends)
+        new = np.nonzero(starts[1:] >= reached[:-1] + w)[0] + 1
+        group_lo = starts[np.concatenate(([0], new))].tolist()
+        group_hi = reached[np.concatenate((new, [len(starts)])) - 1].tolist()
+        cut = np.searchsorted(at, group_lo).tolist() + [len(at)]
+        carry_out = 0
         pad = np.zeros(w - 1, dtype=np.int64)
-        sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
-        smooth = sums[w:] - sums[:-w]            # output frames lo − w + 1 … hi − 1
-        base = lo - w + 1
-        down = np.nonzero(smooth)[0]
-        down = down[(down + base >= 0) & (down + base < n)]
-        if len(down) == 0:
+        frames_in, curve_in = [], []
+        for k, (g0, g1) in enumerate(zip(group_lo, group_hi)):
+            if g1 <= g0:
+                continue
+            u = np.zeros(g1 - g0 + w - 1, dtype=np.int64)
+            u[at[cut[k]:cut[k + 1]] - g0] = units[cut[k]:cut[k + 1]]
+            m = _ahead(u, w)[:g1 - g0]
+            steps = self.slope * np.arange(g0, g1, dtype=np.int64)
+            r = np.maximum.accumulate(m + steps) - steps     # ≥ m ≥ 0
+            if g0 < reach:
+                np.maximum(r, carry - (steps + self.slope), out=r)
+            if g0 <= n - 1 < g1:
+                carry_out = int(r[n - 1 - g0])
+            sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
+            smooth = sums[w:] - sums[:-w]        # output frames g0 − w + 1 … g1 − 1
+            down = np.nonzero(smooth)[0]
+            f = down + (g0 - w + 1)
+            keep = (f >= 0) & (f < n)
+            frames_in.append(f[keep])
+            curve_in.append(smooth[down[keep]])
+        frames = np.concatenate(frames_in) if frames_in else np.zeros(0, np.int64)
+        if len(frames) == 0:
             return out, carry_out, ()
-        frames = down + base                     # turned down: the gain and the curve in float64
+        smooth = np.concatenate(curve_in)        # turned down: the gain and the curve in float64
         out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
-            smooth[down] / (-20.0 * w * UNITS)))[:, None]
-        cuts = np.nonzero(np.diff(down) > gap)[0]
-        starts = np.concatenate(([down[0]], down[cuts + 1])) + base
-        ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
+            smooth / (-20.0 * w * UNITS)))[:, None]
+        cuts = np.nonzero(np.diff(frames) > gap)[0]
+        starts = np.concatenate(([frames[0]], frames[cuts + 1]))
+        ends = np.concatenate((frames[cuts], [frames[-1]])) + 1
         return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))

@@ -270,6 +270,25 @@ class Limiter:
         else:
             return out, 0, ()
         hi = max(hi, min(size, reach))
+        frames, smooth, carry_out = self._turned_down(over - first, units, lo, hi, reach, carry, n)
+        if len(frames) == 0:
+            return out, carry_out, ()
+        # turned down: the gain and the curve in float64
+        out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+            smooth / (-20.0 * w * UNITS)))[:, None]
+        cuts = np.nonzero(np.diff(frames) > gap)[0]
+        starts = np.concatenate(([frames[0]], frames[cuts + 1]))
+        ends = np.concatenate((frames[cuts], [frames[-1]])) + 1
+        return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
+
+    def _turned_down(self, at: np.ndarray, units: np.ndarray, lo: int, hi: int, reach: int,
+                     carry: int, n: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """The output frames of :meth:`limit_span` turned down, their smoothed
+        reductions (in :data:`UNITS`, summed over the look-ahead) and the
+        reduction to carry on: *at* the frames over the aim (from the
+        smoothing window's first frame) and their *units*, on [*lo*, *hi*);
+        *reach*: the frames the *carry* is released over; *n* output frames."""
+        w = self.ahead
         # the reduction on [lo, hi) of the window (0 elsewhere: nothing over, released),
         # worked out on the stretches it can be above 0 only: each frame over the aim
         # from w - 1 frames before it (the look-ahead) until its units are released,
@@ -277,7 +296,6 @@ class Limiter:
         # of one never reaches another). Outside them the reduction is 0, and within
         # one nothing before it counts (released), so each is the whole range's
         # integers exactly, and the frames turned down and their curve the same.
-        at = over - first
         inside = (at >= lo) & (at < hi + w - 1)
         at, units = at[inside], units[inside]
         starts = np.maximum(at - (w - 1), lo)
@@ -312,13 +330,6 @@ class Limiter:
             keep = (f >= 0) & (f < n)
             frames_in.append(f[keep])
             curve_in.append(smooth[down[keep]])
-        frames = np.concatenate(frames_in) if frames_in else np.zeros(0, np.int64)
-        if len(frames) == 0:
-            return out, carry_out, ()
-        smooth = np.concatenate(curve_in)        # turned down: the gain and the curve in float64
-        out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
-            smooth / (-20.0 * w * UNITS)))[:, None]
-        cuts = np.nonzero(np.diff(frames) > gap)[0]
-        starts = np.concatenate(([frames[0]], frames[cuts + 1]))
-        ends = np.concatenate((frames[cuts], [frames[-1]])) + 1
-        return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
+        if not frames_in:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), carry_out
+        return np.concatenate(frames_in), np.concatenate(curve_in), carry_out

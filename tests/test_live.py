@@ -619,6 +619,12 @@ MIDI_TRIES = 6
 LATE_MIDI = re.compile(r"guji: playback: \d+ MIDI messages, the latest [\d.]+ ms after its time")
 
 
+class OnJacksClock(str):
+    """Trouble measured on JACK's clock (a note's spacing as the port stamped it):
+    the dummy driver's own late cycles count in it (once 14.0 ms on an idle
+    machine, no stall seen), so such a try is made again whatever the canary saw."""
+
+
 def until_on_time(jack, attempt: Callable[[], tuple[Any, str | None]]) -> Any:
     """*attempt*'s value once a try holds.
 
@@ -632,7 +638,8 @@ def until_on_time(jack, attempt: Callable[[], tuple[Any, str | None]]) -> Any:
     (:mod:`live.stalls`: on this virtual machine the host's steal came in runs
     of 7-10 ms; in one CI run three tries in a row had notes 13-16 ms off their
     spacing and then guji said a message went 21.7 ms late). On a machine
-    that kept time a try in trouble fails at once."""
+    that kept time a try in trouble fails at once, unless the trouble was
+    measured on JACK's clock (:class:`OnJacksClock`)."""
     for n in range(1, MIDI_TRIES + 1):
         xruns = jack.xruns()
         with StallWatch() as watch:
@@ -640,7 +647,7 @@ def until_on_time(jack, attempt: Callable[[], tuple[Any, str | None]]) -> Any:
         if trouble is None:
             return value
         held_up = watch.summary() + f"; JACK {jack.xruns() - xruns} xruns"
-        if not (watch.disturbed or jack.xruns() > xruns):
+        if not (watch.disturbed or jack.xruns() > xruns or isinstance(trouble, OnJacksClock)):
             pytest.fail(f"try {n}: {trouble}, on a machine that kept time ({held_up})",
                         pytrace=False)
         print(f"\nMIDI try {n}: {trouble}; the machine was held up ({held_up}): again")
@@ -718,7 +725,8 @@ def test_midi_out_sends_every_note_on_time(jack):
         spacing = np.abs(np.diff([t for t, _ in ons]) - 0.6)
         print(f"\nspacing error max {spacing.max() * 1000:.2f} ms on JACK's clock")
         if spacing.max() > 0.010:
-            return None, f"a note {spacing.max() * 1000:.1f} ms off its spacing on JACK's clock"
+            return None, OnJacksClock(f"a note {spacing.max() * 1000:.1f} ms off its spacing "
+                                      f"on JACK's clock")
         return spacing, None
 
     spacing = until_on_time(jack, attempt)

@@ -405,13 +405,21 @@ class Terminal:
         os.close(self.slave)
         self._reader.start()
 
-    def type(self, key: bytes):
+    def type(self, key: bytes) -> int:
+        """Type *key*; how much the child had written before it (its answer
+        comes after: ``wait_for(…, since=)``)."""
+        before = len(self.output)
         os.write(self.master, key)
+        return before
 
-    def wait_for(self, seen, timeout: float = 15.0) -> str:
-        """Until ``seen(text)`` holds for what the child wrote after what was
-        already there; that text. Bounded: fails after *timeout* seconds."""
-        start = len(self.output)
+    def wait_for(self, seen, timeout: float = 15.0, since: int | None = None) -> str:
+        """Until ``seen(text)`` holds for what the child wrote after *since*
+        (default: what was already there); that text. Bounded: fails after
+        *timeout* seconds. Waiting for the answer to a key, give *since* from
+        :meth:`type`: a child that answers before this is called would
+        otherwise have written its answer before "already there" (seen once
+        in CI: ``[paused]`` written, then nothing while paused, "not seen")."""
+        start = len(self.output) if since is None else since
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.output[start:].decode(errors="replace")
@@ -452,11 +460,12 @@ def _pause_resume_quit(sink, tmp_path):
     term.start()
     try:
         term.wait_for(lambda t: " 3/12 " in t)
-        term.type(b" ")          # pause
-        term.wait_for(lambda t: "[paused]" in t, timeout=5)
+        typed = term.type(b" ")          # pause
+        term.wait_for(lambda t: "[paused]" in t, timeout=5, since=typed)
         time.sleep(1.2)          # paused this long: the gap the recording must show
-        term.type(b" ")          # resume
-        term.wait_for(lambda t: t.count("\r") >= 4 and "[paused]" not in t.split("\r")[-1])
+        typed = term.type(b" ")          # resume
+        term.wait_for(lambda t: t.count("\r") >= 4 and "[paused]" not in t.split("\r")[-1],
+                      since=typed)
         term.type(b"q")          # quit
         p.wait(30)
     finally:

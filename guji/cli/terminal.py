@@ -35,8 +35,8 @@ _KEPT = {"\n": "\x00N", "\t": "\x00T"}
 
 def escape_text(text: str) -> str:
     """:func:`~guji.errors.escape_controls`, keeping line breaks (``\\n``) and tabs."""
-    if text.isprintable():
-        return text
+    if text.isprintable() or (text[-1:] == "\n" and text[:-1].isprintable()):
+        return text                     # (a line at a time, as most writes are: quick)
     lines = text.split("\n")
     return "\n".join("\t".join(escape_controls(cell) for cell in line.split("\t"))
                      for line in lines)

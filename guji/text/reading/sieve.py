@@ -17,7 +17,9 @@ strokes and 半 are grouped as the prefilter groups hits, except that two are
 parted only where a break is *proved* between them — five ideographs (none a
 hit nor a label's first character) outside every note and every markup tag —
 so each group holds one of the prefilter's clusters or more, and counts at
-least as many strokes and 半. If no group holds a stroke and a 半 or six
+least as many strokes and 半. A 半 in a note that is neither ``(半)`` nor a
+quoted diagram (a commentary's word: ``(夜半三通)``) counts in no cluster,
+and is left out before grouping (:func:`_counted_halves`). If no group holds a stroke and a 半 or six
 strokes, no cluster matters. The notes are known at string speed when the
 text's only note bracket is ``( )`` and no two openers come without a closer
 between them (no note inside a note: Kanripo's texts): each ``(`` is then
@@ -47,6 +49,7 @@ DENSE_HITS = 1000
 _LABEL_STARTS = frozenset(w[0] for w in LABELS)
 #: The characters the quick look looks for, as one regular expression (what
 #: it searched with before :func:`_places`; ``bench/bench_*_phases.py`` time a pass of it).
+_STROKE = re.compile("[" + re.escape(_STROKES) + "]")
 _LOOKED_AT = re.compile("[" + re.escape(_STROKES + HALF + "".join(_LABEL_ENDS) + "".join(_OTHER_OPENERS)) + "]")
 
 
@@ -87,16 +90,60 @@ def may_matter(text: str, runs: re.Pattern) -> bool:
         return False
     if any(c in text for c in _OTHER_OPENERS):
         return True                     # the exact map pairs these notes
+    last = max(strokes + halves)        # the notes asked about close by the last hit's closer
+    if "(" in text:
+        halves = _counted_halves(text, halves)
     hits = sorted([(at, 1) for at in strokes] + [(at, 0) for at in halves])
-    if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
-        return True                     # hits everywhere: the vectorised map is quicker
-    if _grouped(text, hits, runs):
-        return True                     # (whatever the notes: the map decides)
+    if halves or len(strokes) >= 6:
+        if len(hits) > DENSE_HITS and len(hits) * 100 > len(text):
+            return True                 # hits everywhere: the vectorised map is quicker
+        if _grouped(text, hits, runs):
+            return True                 # (whatever the notes: the map decides)
     if "(" in text:                     # notes asked about up to the last hit, closed by then
-        close = text.find(")", hits[-1][0])
+        close = text.find(")", last)
         if _NESTED.search(text, 0, len(text) if close < 0 else close + 1):
             return True                 # a note inside a note: the grouping's notes were wrong
     return False
+
+
+def _counted_halves(text: str, halves: list[int]) -> list[int]:
+    """The 半 of *halves* (in increasing order) that a cluster counts: those
+    outside every note, and those in a note that holds a stroke (a quoted
+    diagram) or is 半 alone but for white space (a ``(半)``). A 半 in any
+    other note (``(夜半三通)``, a commentary's word) counts for nothing in
+    the map (:func:`guji.text.reading.prefilter._spans` counts 半 outside
+    notes, and :func:`~guji.text.reading.prefilter._noted` only those two
+    kinds of note), and taking it away leaves every other hit's group as it
+    was: a break in the gap before it or after it is a break in the gap
+    that joins them (no run of ideographs holds a hit). Notes as
+    :class:`_Notes` reads them (``( )``, none nested: where one is, the
+    caller's check for nested notes covers every 半 asked about here)."""
+    out: list[int] = []
+    opened = closed = -1                # the last ( and the last ) before the 半 asked about
+    base = 0                            # … looked for up to here
+    closer = None                       # the first ) after the last 半 asked about (-1: none)
+    for at in halves:
+        o = text.rfind("(", base, at)
+        if o >= 0:
+            opened = o
+        c = text.rfind(")", base, at)
+        if c >= 0:
+            closed = c
+        base = at
+        if opened <= closed:
+            out.append(at)              # outside every note
+            continue
+        if closer is None or 0 <= closer < at:
+            closer = text.find(")", at)
+        if closer < 0 or _quoted_or_half(text, opened + 1, closer):
+            out.append(at)              # an opener never closed: no note
+    return out
+
+
+def _quoted_or_half(text: str, start: int, end: int) -> bool:
+    """Does the note inside ``text[start:end]`` hold a stroke, or 半 alone
+    but for white space (what :meth:`guji.text.reading.prefilter.Lines.is_half` asks)?"""
+    return bool(_STROKE.search(text, start, end)) or "".join(text[start:end].split()) == HALF
 
 
 def _found(text: str, chars: str) -> list[int]:
@@ -127,8 +174,9 @@ def _grouped(text: str, hits: list[tuple[int, int]], runs: re.Pattern) -> bool:
     """Does a group of *hits* (offset, 1 for a stroke / 0 for 半), parted
     only by proved breaks, matter as a cluster would: a stroke and a 半
     outside notes, six strokes outside notes, a note holding strokes and 半,
-    or a note holding 半 (a ``(半)``, taken so whatever else it holds) beside
-    a stroke outside notes? (A note's hits come one after another.)
+    or a note holding 半 (a ``(半)``, taken so whatever else it holds: the
+    quick look passes only the 半 :func:`_counted_halves` keeps) beside a
+    stroke outside notes? (A note's hits come one after another.)
 
     The gap between two 半 in a row (in notes or not) is never searched for
     a break: whether it holds one cannot change the answer. Call a 半 of

@@ -19,9 +19,10 @@ hit nor a label's first character) outside every note and every markup tag —
 so each group holds one of the prefilter's clusters or more, and counts at
 least as many strokes and 半. A 半 in a note that is neither ``(半)`` nor a
 quoted diagram (a commentary's word: ``(夜半三通)``) counts in no cluster,
-and is left out before grouping (:func:`_counted_halves`). If no group holds a stroke and a 半 or six
-strokes, no cluster matters. The notes are known at string speed when the
-text's only note bracket is ``( )`` and no two openers come without a closer
+and is left out before grouping (:func:`_counted_halves`). If no group
+holds a stroke and a 半 or six strokes, no cluster matters. The notes are
+known at string speed when the text's only note bracket is ``( )`` and no
+two openers come without a closer
 between them (no note inside a note: Kanripo's texts): each ``(`` is then
 closed by the first ``)`` after it, if any. Other texts (other brackets,
 nested notes) are left to the exact map, once they hold a label, or strokes
@@ -47,9 +48,10 @@ _OTHER_OPENERS = ("（", "【")
 #: (its numpy is quicker than a loop over the hits there).
 DENSE_HITS = 1000
 _LABEL_STARTS = frozenset(w[0] for w in LABELS)
+#: Any stroke (in a note's inside: :func:`_quoted_or_half`).
+_STROKE = re.compile("[" + re.escape(_STROKES) + "]")
 #: The characters the quick look looks for, as one regular expression (what
 #: it searched with before :func:`_places`; ``bench/bench_*_phases.py`` time a pass of it).
-_STROKE = re.compile("[" + re.escape(_STROKES) + "]")
 _LOOKED_AT = re.compile("[" + re.escape(_STROKES + HALF + "".join(_LABEL_ENDS) + "".join(_OTHER_OPENERS)) + "]")
 
 
@@ -136,7 +138,7 @@ def _counted_halves(text: str, halves: list[int]) -> list[int]:
         if closer is None or 0 <= closer < at:
             closer = text.find(")", at)
         if closer < 0 or _quoted_or_half(text, opened + 1, closer):
-            out.append(at)              # an opener never closed: no note
+            out.append(at)              # no note (an opener never closed), or one the map counts
     return out
 
 

@@ -678,6 +678,20 @@ def late_only(err: str, expected: str = "") -> str | None:
     return extra[0]
 
 
+def _received(jack, port: str, notes: int, argv: list[str]) -> tuple[Any, Receiver]:
+    """*argv* run to its end (guji playing to the JACK port *port*) while a
+    :class:`Receiver` of that port takes what comes, until *notes* notes
+    came: the finished process and the receiver, closed."""
+    receiver = Receiver(port)
+    try:
+        r = subprocess.run(argv, env=jack.child_env(), cwd=OUTSIDE, capture_output=True,
+                           text=True, timeout=60)
+        receiver.wait_for_notes(notes)
+    finally:
+        receiver.close()
+    return r, receiver
+
+
 def _midi_try(jack) -> tuple[Any, Any, Receiver]:
     receiver = Receiver()
     try:
@@ -751,16 +765,9 @@ def test_midi_out_leaves_the_muted_drum_out(jack, ghost):
     want = [62 if g == "○" else 76 for g in LU if ghost or g == "○"]
 
     def attempt():
-        receiver = Receiver("gujimute")
-        try:
-            r = subprocess.run(guji("play", "lu", "--interval", "0.15", "--midi-out", "gujimute",
-                                    "--no-audio", "--quiet", "--mute", "鼓",
-                                    *(["--ghost", "click"] if ghost else [])),
-                               env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
-                               timeout=60)
-            receiver.wait_for_notes(len(want))
-        finally:
-            receiver.close()
+        r, receiver = _received(jack, "gujimute", len(want), guji(
+            "play", "lu", "--interval", "0.15", "--midi-out", "gujimute", "--no-audio", "--quiet",
+            "--mute", "鼓", *(["--ghost", "click"] if ghost else [])))
         assert r.returncode == 0, r.stderr
         keys = [m[1] for _, m in receiver.notes_on()]
         assert 41 not in keys                                # no 鼓 (Low Floor Tom)
@@ -1004,15 +1011,9 @@ raise SystemExit(code)
 
 def test_midi_only_play_loads_no_numpy(jack):
     def attempt():
-        receiver = Receiver("gujinonumpy")
-        try:
-            r = subprocess.run([sys.executable, "-c", NO_NUMPY, "play", "lu", "--interval", "0.05",
-                                "--midi-out", "gujinonumpy", "--no-audio", "--json"],
-                               env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
-                               timeout=60)
-            receiver.wait_for_notes(len(LU))
-        finally:
-            receiver.close()
+        r, receiver = _received(jack, "gujinonumpy", len(LU), [
+            sys.executable, "-c", NO_NUMPY, "play", "lu", "--interval", "0.05",
+            "--midi-out", "gujinonumpy", "--no-audio", "--json"])
         assert r.returncode == 0, r.stderr
         late = late_only(r.stderr, expected="loaded: []")       # nothing of numpy's was loaded
         assert len(r.stdout.splitlines()) == len(LU)

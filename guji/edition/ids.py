@@ -1,4 +1,31 @@
-"""The ``xml:id`` of each witness in an MEI edition: :func:`source_ids`.
+"""The ``xml:id`` of every element of an MEI edition that a citation may name.
+
+Ids that last: an id is made from what the element is, never from where it
+falls in a table, so adding or removing a witness leaves every other id as
+it was (and a citation into a published edition keeps its target):
+
+==================  ==========================================  =====================
+element             made from                                   example
+==================  ==========================================  =====================
+``<source>``        the text's slug or file stem, and witness   ``yishu.一本``
+``<note>``          pattern, the witness whose stroke it is     ``lu-1.liji-zhengyi.n5``
+                    (the base's for a shared note; a reading's
+                    first witness in an ``<rdg>``), the
+                    stroke's number in that witness's reading
+``<app>``           pattern, the place in the base's reading    ``lu-1.a3-4``, ``lu-1.a12.add``
+                    (:func:`guji.text.collation.places.place_name`)
+``<lem>``           its ``<app>``                               ``lu-1.a3-4.lem``
+``<rdg>``           its ``<app>`` and what it reads             ``lu-1.a3-4.rdg.none``,
+                    (``p`` 鼙, ``g`` 鼓, ``none``)               ``lu-1.b8.rdg.p``
+variant note        its witness and place in its text           ``yishu.一本.note-1-19``
+count claim         pattern, the text, its place                ``lu-1.claim.lijing-benyi.4-12``
+a source's annot    the source and the annot's type             ``wuli-tongkao.glyphs``
+==================  ==========================================  =====================
+
+Every id is an NCName (:func:`ncname`).
+
+The source ids (:func:`source_ids`)
+-----------------------------------
 
 MEI points from every ``<rdg source="#…">`` to a ``<source xml:id="…">``;
 an ``xml:id`` is an XML name without a colon (NCName). A shipped edition's
@@ -14,7 +41,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable
 
-__all__ = ["ncname", "source_ids"]
+__all__ = ["ncname", "source_ids", "note_id", "app_id", "reading_id", "Taken"]
 
 #: Unicode categories of NCName characters (XML 1.0 fifth edition, near enough:
 #: letters, marks, digits, and the CJK ideographs among the letters).
@@ -48,3 +75,42 @@ def source_ids(names: Iterable[str], witness_of: dict[str, tuple[str, str]]) -> 
         taken.add(xml_id)
         out[name] = xml_id
     return out
+
+
+#: The letter of each drum's glyph in an ``<rdg>``'s id.
+_LETTERS = {"○": "p", "□": "g"}
+
+
+def note_id(mdiv: str, source: str, index: int) -> str:
+    """The ``<note>`` of stroke *index* (0-based) of the reading of *source*:
+    ``lu-1.liji-zhengyi.n5``."""
+    return f"{mdiv}.{source}.n{index + 1}"
+
+
+def app_id(mdiv: str, place: str) -> str:
+    """The ``<app>`` of a place of variation: ``lu-1.a3-4``."""
+    return f"{mdiv}.{place}"
+
+
+def reading_id(app: str, glyphs: str | None) -> str:
+    """The ``<lem>`` (*glyphs* None) or the ``<rdg>`` reading *glyphs* (○ □,
+    '' for none) of *app*: ``lu-1.a3-4.lem``, ``lu-1.a3-4.rdg.pg``, ``….rdg.none``."""
+    if glyphs is None:
+        return f"{app}.lem"
+    return f"{app}.rdg." + ("".join(_LETTERS.get(g, "x") for g in glyphs) or "none")
+
+
+class Taken:
+    """The ids given so far in one document: :meth:`give` makes a second
+    element of the same id ``-2``, ``-3`` … (two count claims at one place)."""
+
+    def __init__(self) -> None:
+        self._ids: set[str] = set()
+
+    def give(self, wanted: str) -> str:
+        xml_id, n = ncname(wanted), 1
+        while xml_id in self._ids:
+            n += 1
+            xml_id = f"{ncname(wanted)}-{n}"
+        self._ids.add(xml_id)
+        return xml_id

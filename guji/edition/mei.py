@@ -28,7 +28,7 @@ from typing import Sequence
 
 from .. import __version__
 from ..text.collation.collate import Collation, Source
-from .ids import source_ids
+from .ids import Taken, source_ids
 from .music import score_of
 from .xml import MEI, sub, xml_id
 
@@ -70,9 +70,14 @@ def glyphs_text(patterns) -> str:
                      for drum, gs in seen.items() if gs)
 
 
-def _bibl(parent: ET.Element, source: Source) -> None:
-    """The bibliographic description of a text, as its seed states it."""
+def _bibl(parent: ET.Element, source: Source, me: str) -> None:
+    """The bibliographic description of a text, as its seed states it; *me*
+    its ``<source>``'s id (each ``<annot>`` is ``ME.TYPE``)."""
     b = source.text.bibl
+
+    def annot(text: str, kind: str, **attrs: str) -> None:
+        sub(bibl, "annot", text, type=kind, **attrs, **{xml_id(): f"{me}.{kind}"})
+
     bibl = sub(parent, "bibl", lang=source.lang)
     sub(bibl, "identifier", source.siglum, type="siglum")
     sub(bibl, "title", b.title or source.text.name)
@@ -81,7 +86,7 @@ def _bibl(parent: ET.Element, source: Source) -> None:
         sub(resp, "resp", b.responsibility or "author")
         sub(resp, "persName", b.author)
         if b.author_office:
-            sub(bibl, "annot", b.author_office, type="author-office")
+            annot(b.author_office, "author-office")
     for value, tag, kind in ((b.printed, "edition", None), (b.date, "date", None),
                              (b.volume, "biblScope", "volume"), (b.chapter, "biblScope", "chapter"),
                              (b.page, "biblScope", "page")):
@@ -94,13 +99,13 @@ def _bibl(parent: ET.Element, source: Source) -> None:
     if source.text.path:
         digital = f"file {source.text.path}" + (f", {digital}" if digital else "")
     if digital:
-        sub(bibl, "annot", f"Digital source: {digital}", type="digital-source", lang="en")
-    sub(bibl, "annot", glyphs_text(source.text.patterns), type="glyphs", lang="en")
+        annot(f"Digital source: {digital}", "digital-source", lang="en")
+    annot(glyphs_text(source.text.patterns), "glyphs", lang="en")
     if b.quoted:
-        sub(bibl, "annot", "Quotes " + ", ".join(b.quoted), type="quoted", lang="en")
+        annot("Quotes " + ", ".join(b.quoted), "quoted", lang="en")
     if b.unknown:
-        sub(bibl, "annot", "Not stated by the source (left out): " + ", ".join(b.unknown),
-            type="unknown", lang="en")
+        annot("Not stated by the source (left out): " + ", ".join(b.unknown), "unknown",
+              lang="en")
 
 
 def _source_desc(head: ET.Element, sources: dict[str, Source], ids: dict[str, str],
@@ -114,10 +119,11 @@ def _source_desc(head: ET.Element, sources: dict[str, Source], ids: dict[str, st
             sub(bibl, "identifier", source.siglum, type="siglum")
             sub(bibl, "title", witness)
             sub(bibl, "annot", f"The reading of {witness} given in the variant notes of "
-                f"{text} (#{ids[text]})", type="witness-of-notes", lang="en")
+                f"{text} (#{ids[text]})", type="witness-of-notes", lang="en",
+                **{xml_id(): f"{ids[name]}.witness-of-notes"})
             sub(bibl, "relatedItem", rel="host", target="#" + ids[text])
         else:
-            _bibl(el, source)
+            _bibl(el, source, ids[name])
 
 
 def _head(root: ET.Element, sources, ids, witnesses) -> None:
@@ -145,6 +151,18 @@ def _head(root: ET.Element, sources, ids, witnesses) -> None:
                 last = sub(p, "q", text, lang=lang)
 
 
+def _check_ids(root: ET.Element) -> None:
+    """Every ``xml:id`` once (:mod:`guji.edition.ids` makes them so; a
+    second one would be guji's fault, not the input's)."""
+    seen: set[str] = set()
+    for el in root.iter():
+        ident = el.get(xml_id())
+        if ident is not None:
+            if ident in seen:
+                raise RuntimeError(f"guji made the xml:id {ident!r} twice")
+            seen.add(ident)
+
+
 def to_mei(collations: Sequence[Collation]) -> str:
     """The collations as one MEI document (see the module docstring)."""
     sources: dict[str, Source] = {}
@@ -159,8 +177,10 @@ def to_mei(collations: Sequence[Collation]) -> str:
     root = ET.Element(MEI + "mei", {"meiversion": MEI_VERSION})
     _head(root, sources, ids, witnesses)
     body = sub(sub(root, "music"), "body")
+    taken = Taken()
     for c in collations:
-        body.append(score_of(c, ids, lang))
+        body.append(score_of(c, ids, lang, taken))
+    _check_ids(root)
     ET.indent(root, space="  ")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<?xml-model href="{SCHEMA}" type="application/xml" '

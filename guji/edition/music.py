@@ -15,27 +15,30 @@ boxed 半, the half (取半以下為投壺禮).
 
 The apparatus
 -------------
-The strokes all readings share are written once. At every place where some
-reading differs (a place of variation of :func:`guji.text.collation.collate.collate`)
-stands an ``<app>``: the base reading's stroke (or none) as ``<lem>``, every
-other reading's as an ``<rdg>``, readings that agree sharing one element
-whose ``source`` names them all (``#liji-zhengyi #lijing-benyi``); a reading
-without a stroke there has an empty one. So the ``<app>`` count is the
-collation's count of variants, and choosing one source at every ``<app>``
-(verovio's ``appXPathQuery``) gives exactly that witness's strokes.
+The strokes all readings share are written once. At every place of
+variation of :func:`guji.text.collation.collate.collate` — one note's edit (a
+substitution, an omission, an addition where the note puts it), or one run
+of a text's differences from the base's text — stands one ``<app>``: the
+base reading's strokes there (or none) as ``<lem>``, every other reading's
+as an ``<rdg>``, readings that agree sharing one element whose ``source``
+names them all (``#liji-zhengyi #lijing-benyi``); a reading without strokes
+there has an empty one. So the ``<app>`` count is the collation's count of
+places, and choosing one source at every ``<app>`` (verovio's
+``appXPathQuery``) gives exactly that witness's strokes.
 
-The measures part at the base's 半. A reading that puts 半 elsewhere (a
-copy that reads the chapter's other diagram, a 半 misplaced) has its own:
-an ``<app type="half">`` where it stands, its ``<rdg>`` a double bar line
-(``<barLine label="半">``), the ``<lem>`` empty; such an ``<app>`` is no
-place of variation of the strokes: the untyped ``<app>`` elements stay their count.
+The measures part at 半, every reading's: 半 is an anchor the collation never
+crosses (:mod:`guji.text.collation.places`), so no ``<app>`` holds strokes of
+both sides and none moves 半.
 
 The variant notes (``(一本作○)``) are ``<annot type="variant-note">`` in the
-measure of the places they change, pointing to them (``plist``), with their
-text and place; the count claims are ``<annot type="count-claim">`` of the
-section: the claim as printed, its commentator (``<persName>``), and each
+measure of the place they change, pointing to its ``<app>`` (``plist``), with
+their text and place; the count claims are ``<annot type="count-claim">`` of
+the section: the claim as printed, its commentator (``<persName>``), and each
 reading's count in an ``<annot type="agrees">`` or ``type="differs"`` pointing
 to its source.
+
+Every ``<note>``, ``<app>``, ``<lem>``, ``<rdg>`` and ``<annot>`` has an
+``xml:id`` made from what it is (:mod:`guji.edition.ids`).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from ..text.collation.collate import Collation
 from ..text.reading.notation import HALF, Drum
 from ..timing.performance import Voice
 from ..timing.score import DEFAULT_INTERVAL
+from .ids import Taken, app_id, note_id, reading_id
 from .xml import MEI, clean, sub, xml_id
 
 #: Staff position (``loc``: 0 the bottom line) and voice of each drum, as
@@ -62,46 +66,58 @@ def mdiv_id(c: Collation) -> str:
     return f"{c.tradition.slug}-{c.diagram}"
 
 
-def _half_index(c: Collation) -> int:
-    """The column of the collation's table where the base reading's 半 stands."""
-    return c.columns[c.base].index(HALF)
+def _cells(c: Collation, row: str) -> list[tuple[str, object, int | None]]:
+    """The table row of one reading: (glyph, Stroke or None, its index)."""
+    strokes = enumerate(c.readings[row].strokes)
+    out = []
+    for g in c.columns[row]:
+        k, stroke = next(strokes) if g and g != HALF else (None, None)
+        out.append((g, stroke, k))
+    return out
 
 
-def _cells(c: Collation, row: str) -> list[tuple[str, object]]:
-    """The table row of one reading with each cell's stroke: (glyph, Stroke or None)."""
-    strokes = iter(c.readings[row].strokes)
-    return [(g, next(strokes) if g and g != HALF else None) for g in c.columns[row]]
-
-
-def score_of(c: Collation, ids: dict[str, str], lang: dict[str, str]) -> ET.Element:
+def score_of(c: Collation, ids: dict[str, str], lang: dict[str, str],
+             taken: Taken | None = None) -> ET.Element:
     """The ``<mdiv>`` of collation *c*; *ids* the ``xml:id`` of each reading's
-    source, *lang* each reading's language tag."""
+    source, *lang* each reading's language tag, *taken* the ids of the
+    annotations given so far in the document."""
+    taken = Taken() if taken is None else taken
     me = mdiv_id(c)
     mdiv = ET.Element(MEI + "mdiv", {xml_id(): me, "n": str(c.diagram),
                                     "label": f"{c.tradition.label} {c.diagram}"})
     score = sub(mdiv, "score")
     _score_def(sub(score, "scoreDef", **{"midi.bpm": f"{60 / DEFAULT_INTERVAL:g}"}), c, me)
     section = sub(score, "section")
-    half = _half_index(c)
+    half = c.columns[c.base].index(HALF)
     cells = {name: _cells(c, name) for name in c.readings}
-    width = len(next(iter(c.columns.values())))
-    parts = [(range(0, half), "1"), (range(half + 1, width), "2")]
-    apps: dict[int, str] = {}
+    width = len(c.columns[c.base])
+    places = {v.column: v for v in c.variants}
     measures = []
-    for columns, n in parts:
+    for columns, n in ((range(0, half), "1"), (range(half + 1, width), "2")):
         if not columns:
             continue
         measure = sub(section, "measure", n=n, right="dbl" if n == "1" else "end")
         layer = sub(sub(measure, "staff", n="1"), "layer", n="1")
-        for col in columns:
-            _column(layer, c, cells, col, me, ids, apps)
+        col = columns.start
+        while col < columns.stop:
+            if col in places:
+                _app(layer, c, cells, places[col], me, ids)
+                col += places[col].width
+                continue
+            glyph, stroke, k = cells[c.base][col]
+            if stroke is not None:
+                _note(layer, (glyph, stroke), me, note_id(me, ids[c.base], k), _lang(c, c.base))
+            col += 1
         _marks(measure, n)
         measures.append((measure, columns))
-    _variant_notes(measures, c, cells, apps, ids, lang)
+    _variant_notes(measures, c, me, ids, lang, taken)
     sub(section, "annot", "Witnesses of this pattern: " + ", ".join(ids[n] for n in c.readings),
-        type="witnesses", plist=" ".join("#" + ids[n] for n in c.readings), lang="en")
+        type="witnesses", plist=" ".join("#" + ids[n] for n in c.readings), lang="en",
+        **{xml_id(): taken.give(f"{me}.witnesses")})
     for claim in c.claims:
-        _claim(section, c, claim, ids, lang)
+        _claim(section, c, claim, ids, lang, taken.give(
+            f"{me}.claim.{ids.get(claim.source, claim.source)}."
+            f"{claim.location.line}-{claim.location.column}"))
     return mdiv
 
 
@@ -115,26 +131,15 @@ def _score_def(score_def: ET.Element, c: Collation, me: str) -> None:
                                       "label": NAMES[drum], "midi.channel": "9"})
 
 
-def _note(parent: ET.Element, cell, me: str, note_id: str, lang: str) -> None:
+def _note(parent: ET.Element, cell, me: str, ident: str, lang: str) -> None:
     """The stroke of a table *cell* (glyph, stroke) as an unpitched note with
     its source glyph (in the language of its source's writing, *lang*)."""
     stroke = cell[1]
     drum = stroke.drum
-    note = sub(parent, "note", **{xml_id(): note_id, "dur": "4", "loc": str(PLACES[drum]),
+    note = sub(parent, "note", **{xml_id(): ident, "dur": "4", "loc": str(PLACES[drum]),
                                   "pnum": str(DEFAULT_KEYS[VOICES[drum]]), "stem.dir": "up",
                                   "instr": f"#{me}-{'pi' if drum is Drum.SMALL else 'gu'}"})
     sub(sub(note, "verse", n="1"), "syl", stroke.raw, lang=lang)
-
-
-def _half_app(layer, c: Collation, cells, col: int, me: str, ids) -> None:
-    """Where some readings put 半 and the base does not: an ``<app type="half">``,
-    the ``<lem>`` (the base, and all who agree) empty, the ``<rdg>`` of those
-    whose 半 stands here a double bar line."""
-    here = [n for n in c.readings if cells[n][col][0] == HALF]
-    app = sub(layer, "app", **{xml_id(): f"{me}-half{col}", "type": "half"})
-    sub(app, "lem", source=" ".join("#" + ids[n] for n in c.readings if n not in here))
-    rdg = sub(app, "rdg", source=" ".join("#" + ids[n] for n in here))
-    sub(rdg, "barLine", form="dbl", label=HALF)
 
 
 def _lang(c: Collation, name: str) -> str:
@@ -143,31 +148,26 @@ def _lang(c: Collation, name: str) -> str:
     return "zh" if source is None else source.lang
 
 
-def _column(layer, c: Collation, cells, col: int, me: str, ids, apps) -> None:
-    """One column of the table: a shared note, an ``<app>``, or where some
-    readings (not the base) put 半, an ``<app type="half">``."""
-    glyphs: dict[str, list[str]] = {}
-    for name in c.readings:
-        glyphs.setdefault(cells[name][col][0], []).append(name)
-    if HALF in glyphs:
-        _half_app(layer, c, cells, col, me, ids)
-        return
-    if len(glyphs) == 1:
-        _note(layer, cells[c.base][col], me, f"{me}-c{col}", _lang(c, c.base))
-        return
-    app_id = f"{me}-app{len(apps) + 1}"
-    apps[col] = app_id
-    app = sub(layer, "app", **{xml_id(): app_id})
-    base_glyph = cells[c.base][col][0]
-    order = [base_glyph] + [g for g in glyphs if g != base_glyph]
-    for k, glyph in enumerate(order):
-        names = glyphs[glyph]
+def _app(layer, c: Collation, cells, v, me: str, ids) -> None:
+    """One place of variation *v* as an ``<app>``: the base's strokes there as
+    ``<lem>``, each other reading once as an ``<rdg>`` naming all who read it."""
+    span = range(v.column, v.column + v.width)
+    readings: dict[str, list[str]] = {}
+    for name in [c.base, *c.readings]:
+        if name not in readings.get(v.readings[name], ()):
+            readings.setdefault(v.readings[name], []).append(name)
+    me_app = app_id(me, v.place)
+    app = sub(layer, "app", **{xml_id(): me_app})
+    for k, (glyphs, names) in enumerate(readings.items()):
         tag = "lem" if k == 0 else "rdg"
-        element = sub(app, tag, **{xml_id(): f"{app_id}-{tag}{k or ''}",
+        element = sub(app, tag, **{xml_id(): reading_id(me_app, None if k == 0 else glyphs),
                                    "source": " ".join("#" + ids[n] for n in names)})
-        if glyph:
-            _note(element, cells[names[0]][col], me, f"{app_id}-{tag}{k or ''}-note",
-                  _lang(c, names[0]))
+        first = names[0]
+        for col in span:
+            glyph, stroke, index = cells[first][col]
+            if stroke is not None:
+                _note(element, (glyph, stroke), me, note_id(me, ids[first], index),
+                      _lang(c, first))
 
 
 def _marks(measure: ET.Element, n: str) -> None:
@@ -182,32 +182,45 @@ def _marks(measure: ET.Element, n: str) -> None:
             lang="zh-Hant")
 
 
-def _variant_notes(measures, c: Collation, cells, apps, ids, lang) -> None:
-    """An ``<annot>`` per variant note, in the measure of the places it changes."""
+def _places_of(c: Collation, name: str, index: int) -> list:
+    """The places holding note *index* of reading *name*; for a reading whose
+    notes carry no edits, every place where it reads otherwise than its text."""
+    held = [v for v in c.variants if (name, index) in v.notes]
+    if held or any(n == name for v in c.variants for n, _k in v.notes):
+        return held
+    text = c.edition_of(name)
+    return [v for v in c.variants if v.readings[name] != v.readings.get(text, v.readings[name])]
+
+
+def _variant_notes(measures, c: Collation, me: str, ids, lang, taken: Taken) -> None:
+    """An ``<annot>`` per variant note, in the measure of the place it changes."""
     for name, pattern in c.readings.items():
         if pattern.witness is None:
             continue
         text = c.edition_of(name)
-        changed = [col for col in apps if cells[name][col][0] != cells[text][col][0]]
-        for note in pattern.notes:
-            measure = next((m for m, cols in measures if changed and changed[0] in cols),
+        for k, note in enumerate(pattern.notes):
+            changed = _places_of(c, name, k)
+            measure = next((m for m, cols in measures if changed and changed[0].column in cols),
                            measures[0][0])
-            attrs = {"type": "variant-note", "source": "#" + ids[text], "lang": "en"}
+            loc = note.location
+            attrs = {"type": "variant-note", "source": "#" + ids[text], "lang": "en",
+                     xml_id(): taken.give(f"{ids[name]}.note-{loc.line}-{loc.column}")}
             if changed:
-                attrs["plist"] = " ".join("#" + apps[col] for col in changed)
+                attrs["plist"] = " ".join("#" + app_id(me, v.place) for v in changed)
             annot = sub(measure, "annot", **attrs)
             sub(annot, "q", note.text, lang=lang[text])
             where = pattern.filename or text
             annot[-1].tail = clean(f" — the reading of {pattern.witness} ({'#' + ids[name]}), "
-                              f"{where} line {note.location.line}, column {note.location.column}")
+                                   f"{where} line {loc.line}, column {loc.column}")
 
 
-def _claim(section: ET.Element, c: Collation, claim, ids, lang) -> None:
+def _claim(section: ET.Element, c: Collation, claim, ids, lang, me_claim: str) -> None:
     """A count claim: as printed, who says it, where; and every reading's
     count of it (``<annot type="agrees|differs" plist="#source">``)."""
     cl = claim.claim
     source = ids.get(claim.source, claim.source)
-    annot = sub(section, "annot", type="count-claim", source="#" + source, lang="en")
+    annot = sub(section, "annot", type="count-claim", source="#" + source, lang="en",
+                **{xml_id(): me_claim})
     said = lang.get(claim.source, "zh")
     last = sub(annot, "q", cl.text.replace("\n", ""), lang=said)
     who = " (the text names no commentator)"
@@ -220,4 +233,5 @@ def _claim(section: ET.Element, c: Collation, claim, ids, lang) -> None:
                       f"{implied}.")
     for name, a in c.agreement(claim).items():
         sub(annot, "annot", f"{ids[name]} counts {a['counted']}",
-            type="agrees" if a["agrees"] else "differs", plist="#" + ids[name])
+            type="agrees" if a["agrees"] else "differs", plist="#" + ids[name],
+            **{xml_id(): f"{me_claim}.{ids[name]}"})

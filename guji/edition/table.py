@@ -4,13 +4,16 @@ For a spreadsheet or a paper's table: each row is one place where some
 reading of a pattern differs (:attr:`Collation.variants
 <guji.text.collation.collate.Collation.variants>`), with
 
-``score, diagram, place`` (1, 2 … within the pattern), ``column`` (of the
-collation's table, counting 半), ``part`` (``before 半`` or ``after 半``),
-``base`` (the base reading's name), ``base_stroke`` (its stroke's number in
-the whole pattern, empty where the base has none), ``base_glyph``, then a
-column per reading of any pattern (its stroke there: ○, □, ``-`` for none,
+``score, diagram, place`` (1, 2 … within the pattern), ``id`` (the place's
+name, as the edition's ``<app>`` is named: ``b9``, ``a3-4``, ``a13.add``),
+``column`` (the first of the collation's table, counting 半), ``part``
+(``before 半`` or ``after 半``), ``base`` (the base reading's name),
+``base_stroke`` (its strokes' numbers in the whole pattern, ``9`` or
+``9-10``, empty where the base has none), ``base_glyph``, then a column per
+reading of any pattern (its strokes there: ○, □, ``○□``, ``-`` for none,
 empty for a reading of no such pattern), and ``witnesses``: who reads what
-(``○: liji-zhengyi, lijing-benyi; □: wuli-tongkao``).
+(``○: liji-zhengyi, lijing-benyi; □: wuli-tongkao``). One note's edit is one
+row, an omission or addition of several strokes included.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from ..text.collation.collate import Collation
 __all__ = ["HEAD", "rows", "to_table"]
 
 #: The first columns of every row; the readings' columns follow, then ``witnesses``.
-HEAD = ("score", "diagram", "place", "column", "part", "base", "base_stroke", "base_glyph")
+HEAD = ("score", "diagram", "place", "id", "column", "part", "base", "base_stroke",
+        "base_glyph")
 #: A reading without a stroke at a place.
 NONE = "-"
 
@@ -41,12 +45,20 @@ def rows(collations: Sequence[Collation]) -> list[list[str]]:
             who: dict[str, list[str]] = {}
             for n, g in glyphs.items():
                 who.setdefault(g, []).append(n)
-            out.append([c.tradition.value, str(c.diagram), str(place), str(v.column + 1),
+            out.append([c.tradition.value, str(c.diagram), str(place), v.place, str(v.column + 1),
                         "before 半" if v.before_half else "after 半", c.base,
-                        "" if v.base_index is None else str(v.base_index + 1),
+                        _numbers(v.base_strokes),
                         glyphs[c.base], *(glyphs.get(n, "") for n in names),
                         "; ".join(f"{g}: {', '.join(ns)}" for g, ns in who.items())])
     return out
+
+
+def _numbers(strokes: tuple[int, ...]) -> str:
+    """``9``, ``9-10``: a place's base strokes, 1-based ('' for none)."""
+    if not strokes:
+        return ""
+    first, last = strokes[0] + 1, strokes[-1] + 1
+    return str(first) if first == last else f"{first}-{last}"
 
 
 def to_table(collations: Sequence[Collation], delimiter: str = ",") -> str:

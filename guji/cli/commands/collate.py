@@ -114,7 +114,7 @@ def _print_collation(c: Collation) -> None:
         cells = [cell or (HALF_GAP if i in half_cols else GAP) for i, cell in enumerate(row)]
         print(f"  {ed}{' ' * (width - display_width(ed))}  {''.join(cells)}")
     if c.variants:
-        diff_cols = {v.column for v in c.variants}
+        diff_cols = {v.column + k for v in c.variants for k in range(v.width)}
         marks = [(DIFF if i in diff_cols else (HALF_GAP if i in half_cols else " "))
                  for i in range(len(next(iter(c.columns.values()))))]
         print(f"  {'':<{width}}  {''.join(marks).rstrip()}")

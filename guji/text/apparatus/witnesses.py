@@ -34,12 +34,46 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .edits import EditError, Origin, apply_traced
+from .edits import Edit, EditError, Origin, apply_traced
 from ..reading.lexer import SourceText, Token
 from ..reading.notation import Pattern, SourceNote, Stroke, UnreadNote, drum_of
 from .notes import NotRead, Note, WitnessNote, read_notes, shown
 
-__all__ = ["Reading", "readings", "notes_of", "variants_of"]
+__all__ = ["EditNote", "Reading", "readings", "notes_of", "variants_of", "origins_of"]
+
+
+@dataclass(frozen=True)
+class EditNote(SourceNote):
+    """A note a witness's reading is read from, as written, with the edit it
+    makes of its text's strokes (:class:`~guji.text.apparatus.edits.Edit`,
+    ``at`` an index into the text's strokes) and, for an insertion at 半,
+    whether the note stands after 半 (its strokes then go after it).
+
+    The collation places the witness's reading by these edits
+    (:func:`origins_of`): a note says where its witness differs, so its place
+    of variation is the note's, never one found again by an alignment."""
+
+    edit: Edit | None = None
+    after_half: bool = False
+
+
+def origins_of(text: Pattern, witness: Pattern) -> list[Origin] | None:
+    """Where each stroke of *witness* (a reading of *text*'s notes) comes
+    from: ``(-1, i)`` the text's stroke *i*, ``(e, k)`` the *k*-th stroke
+    written by its note *e* (:attr:`Pattern.notes`, each an :class:`EditNote`);
+    None when its notes do not carry their edits (a reading from elsewhere)."""
+    notes = witness.notes
+    if not notes or not all(isinstance(n, EditNote) and n.edit is not None for n in notes):
+        return None
+    base = "".join(s.glyph for s in text.strokes)
+    after = {e for e, n in enumerate(notes) if n.after_half}
+    try:
+        origins, half = apply_traced(base, text.half_start, [n.edit for n in notes], after)
+    except EditError:
+        return None
+    if half != witness.half_start or len(origins) != len(witness.strokes):
+        return None
+    return origins
 
 
 @dataclass(frozen=True)
@@ -141,6 +175,14 @@ def _written(src: SourceText, notes: Sequence[Note]) -> SourceNote:
     return SourceNote(src.text[start:end], notes[0].location)
 
 
+def _edit_note(src: SourceText, wn: WitnessNote, pattern: Pattern) -> EditNote:
+    """A read note as written, with its edit (:class:`EditNote`)."""
+    written = _written(src, wn.notes)
+    after = (wn.edit.kind == "insert" and wn.edit.at == pattern.half_start
+             and wn.notes[0].offset > pattern.half_location.offset)
+    return EditNote(written.text, written.location, wn.edit, after)
+
+
 def _pattern(pattern: Pattern, reading: Reading, src: SourceText) -> Pattern:
     """The witness's *reading* of *pattern* as a pattern of its own."""
     strokes = []
@@ -158,7 +200,7 @@ def _pattern(pattern: Pattern, reading: Reading, src: SourceText) -> Pattern:
     return dataclasses.replace(
         pattern, strokes=tuple(strokes), half_start=reading.half_at, witness=reading.witness,
         lines=tuple((n, src.line_text(n)) for n in sorted(lines)),
-        notes=tuple(_written(src, wn.notes) for wn in reading.notes), variants=(), unread=())
+        notes=tuple(_edit_note(src, wn, pattern) for wn in reading.notes), variants=(), unread=())
 
 
 def variants_of(pattern: Pattern, notes: Sequence[Note], src: SourceText

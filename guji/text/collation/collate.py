@@ -5,12 +5,13 @@ For each of the four patterns (魯鼓 and 薛鼓 × diagrams 1 and 2),
 (:mod:`guji.text.collation.corpus`: the shipped editions and any text files) and of
 every witness their variant notes name (``yishu~一本``), and
 
-* aligns each against the base reading (the one asked for, else the first
-  text's: the default edition, 禮記正義, unless only files are collated) stroke
-  by stroke on one grid (:func:`guji.text.collation.grid.align_many`, walked with
-  :meth:`~guji.text.collation.grid.Grid.walk_with_halves` as every display of a grid
-  is), gathering the differences into *variants*: one per place where some
-  reading differs, naming who reads what;
+* lays them out on one table (:mod:`guji.text.collation.places`): 半 an anchor
+  the alignment never crosses, each text's reading aligned part by part with
+  the base's text (the base: the one asked for, else the first text's — the
+  default edition, 禮記正義, unless only files are collated), each witness of
+  a text's notes placed where its notes say; and gathers the differences
+  into *variants*: one per place of variation (one note's edit, one run of a
+  text's differences), naming who reads what;
 * gathers the readings into *agreement groups* (:mod:`guji.text.collation.agreement`):
   who shares which whole reading, largest group first, each other group's
   differences from the largest stated in words;
@@ -32,9 +33,9 @@ from ...errors import UsageError
 from .agreement import Group, groups
 from .checked import PARTS, CheckedClaim, part_word
 from .corpus import Text, texts as default_texts
-from .grid import Grid, HalfColumn, align_many
 from .locus import locus, notes_of
-from ..reading.notation import HALF, Drum, Pattern, Tradition
+from .places import table
+from ..reading.notation import Drum, Pattern, Tradition
 
 #: The drums by the names the JSON gives them.
 DRUMS = {"鼙": Drum.SMALL, "鼓": Drum.BIG}
@@ -87,25 +88,39 @@ class Mismatch:
 
 @dataclass(frozen=True)
 class Variant:
-    """One place where readings disagree.
+    """One place where readings disagree (:class:`~guji.text.collation.places.Place`):
+    one note's edit, or one run of a text's differences, or those that overlap.
 
-    ``column`` is the place in the collation's columns; ``base_index`` the
-    index of the base reading's stroke there (``None`` where the base has no
-    stroke, i.e. other readings insert one). ``readings`` maps each reading to
-    the glyph it has there ('' for none).
+    ``column`` is the first of the place's ``width`` columns in the
+    collation's table; ``base_strokes`` the indices of the base reading's
+    strokes there (``base_index`` the first, ``None`` where the base has none,
+    i.e. other readings add strokes). ``readings`` maps each reading to the
+    glyphs it has there ('' for none). ``place`` names the place by where it
+    stands in the base (``b9``, ``a3-4``, ``a13.add``: the edition's ``<app>``
+    ids); ``notes`` are the notes whose edits it holds, ``(reading, note
+    index)`` into that reading's :attr:`Pattern.notes`.
     """
 
     column: int
     base_index: int | None
     before_half: bool
     readings: dict
+    width: int = 1
+    base_strokes: tuple[int, ...] = ()
+    place: str = ""
+    notes: tuple[tuple[str, int], ...] = ()
 
     def describe(self, base: str) -> str:
         """Where the readings differ and how, in the user's language (:mod:`guji.i18n`)."""
-        if self.base_index is not None:
+        n = len(self.base_strokes)
+        if n > 1:
+            where = _("strokes {first}–{last} of {base}").format(
+                first=self.base_strokes[0] + 1, last=self.base_strokes[-1] + 1, base=base)
+        elif self.base_index is not None:
             where = _("stroke {n} of {base}").format(n=self.base_index + 1, base=base)
         else:
-            where = _("a stroke that {base} lacks").format(base=base)
+            where = _("a stroke that {base} lacks").format(base=base) if self.width == 1 else \
+                _("strokes that {base} lacks").format(base=base)
         side = _("before 半") if self.before_half else _("after 半")
         glyphs: dict[str, list[str]] = {}
         for ed, glyph in self.readings.items():
@@ -114,8 +129,10 @@ class Variant:
         return _("{where} ({side}): {readings}").format(where=where, side=side, readings=readings)
 
     def to_json(self) -> dict:
-        return {"column": self.column, "base_index": self.base_index,
-                "before_half": self.before_half, "readings": self.readings}
+        return {"place": self.place, "column": self.column, "width": self.width,
+                "base_index": self.base_index, "base_strokes": list(self.base_strokes),
+                "before_half": self.before_half, "readings": self.readings,
+                "notes": [{"reading": name, "note": k} for name, k in self.notes]}
 
 
 def claim_summary(claims: Sequence[CheckedClaim]) -> dict | None:
@@ -200,62 +217,21 @@ class Collation:
         }
 
 
-def _grid(readings: dict[str, Pattern], base: str) -> tuple[Grid, dict[str, int]]:
-    """The readings on one aligned grid, the base as the reference (row 0) and
-    the others in *readings* order; and the grid row of each reading."""
-    order = [base] + [ed for ed in readings if ed != base]
-    return align_many([readings[ed] for ed in order]), {ed: r for r, ed in enumerate(order)}
-
-
-def _half_column(grid: Grid, row: int, base: int | None = None) -> int:
-    """Where the collation puts a reading's 半: at the base reading's 半
-    (column *base*) when the reading's 半 can stand there (between its last
-    stroke before 半 and its first after it); else just before the column of
-    its first stroke after 半 (after the last column when it has none).
-
-    This is the collation's own convention, not :attr:`Grid.half_columns`:
-    a reading's gaps next to 半 stand on the side the base reading's 半 puts
-    them, and otherwise a gap just before its first stroke after 半 stands
-    before 半.
-    """
-    pattern = grid.patterns[row]
-    where = {col[row]: c for c, col in enumerate(grid.columns) if col[row] is not None}
-    first_after = where.get(pattern.half_start, len(grid.columns))
-    last_before = where[pattern.half_start - 1] if pattern.half_start > 0 else -1
-    if base is not None and last_before < base <= first_after:
-        return base
-    return first_after
-
-
 def _table(readings: dict[str, Pattern], base: str
            ) -> tuple[dict[str, tuple[str, ...]], tuple[Variant, ...]]:
-    """The aligned table of :attr:`Collation.columns` and its variants.
-
-    The table follows :meth:`Grid.walk_with_halves <guji.text.collation.grid.Grid.walk_with_halves>`:
-    a cell per column, each a glyph or '' for a gap, and a column for 半
-    wherever some reading's 半 stands (``半`` in that reading, '' in the others).
-    A variant is a column where some reading differs from the base; its
-    :attr:`Variant.column` counts the 半 columns too.
-    """
-    grid, row_of = _grid(readings, base)
-    base_half = _half_column(grid, 0)
-    halves = [base_half] + [_half_column(grid, r, base_half) for r in range(1, grid.rows)]
-    rows: dict[str, list[str]] = {ed: [] for ed in readings}
+    """The aligned table of :attr:`Collation.columns` and its variants
+    (:func:`guji.text.collation.places.table`: 半 a column of its own, every
+    reading's, each part aligned on its own, a witness of notes placed by its
+    notes)."""
+    laid = table(readings, base)
     variants = []
-    for place, column in enumerate(grid.walk_with_halves(halves)):
-        if isinstance(column, HalfColumn):
-            for ed, row in rows.items():
-                row.append(HALF if column.rows[row_of[ed]] else "")
-            continue
-        glyphs = {}
-        for ed, row in rows.items():
-            stroke = column.cells[row_of[ed]].stroke
-            glyphs[ed] = "" if stroke is None else stroke.glyph
-            row.append(glyphs[ed])
-        if column.differs:
-            variants.append(Variant(place, column.cells[0].index, column.index < halves[0],
-                                    glyphs))
-    return {ed: tuple(row) for ed, row in rows.items()}, tuple(variants)
+    for place in laid.places:
+        span = range(place.first, place.last + 1)
+        glyphs = {ed: "".join(laid.cells[ed][c] for c in span) for ed in readings}
+        variants.append(Variant(place.first, place.base_strokes[0] if place.base_strokes else None,
+                                place.before_half, glyphs, len(span), place.base_strokes,
+                                place.name, place.notes))
+    return laid.cells, tuple(variants)
 
 
 def _mismatches(readings: dict[str, Pattern], claims: Sequence[CheckedClaim]

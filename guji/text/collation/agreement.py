@@ -30,6 +30,7 @@ from typing import Mapping, Sequence
 from .align import DEL, INS, MATCH, SUB, check_alignment, check_patterns
 from .hirschberg import SMALL_CELLS, codes
 from .runs_split import trace_runs
+from ..apparatus.witnesses import origins_of
 from ..reading.notation import Pattern
 from ...i18n import N_, Words
 
@@ -77,9 +78,58 @@ def groups(readings: Mapping[str, Pattern]) -> tuple[Group, ...]:
     if not order:
         return ()
     largest = first[order[0]]
-    said = [() if i == 0 else tuple(difference_words(largest, first[k])) for i, k in enumerate(order)]
+    said = [() if i == 0 else tuple(_said(readings, members[order[0]], members[k], largest))
+            for i, k in enumerate(order)]
     return tuple(Group(k[0], k[1], tuple(members[k]), tuple(w.english for w in said[i]), said[i])
                  for i, k in enumerate(order))
+
+
+def _said(readings: Mapping[str, Pattern], largest: list[str], names: list[str],
+          ref: Pattern) -> list[Words]:
+    """How the group of *names* differs from the largest group (*ref*): as
+    its notes say where one of them is a witness of a text in the largest
+    group (:func:`note_words`), else as the alignment finds it."""
+    for name in names:
+        p = readings[name]
+        text = None if p.witness is None else name[: -len(p.witness) - 1]
+        if text in largest:
+            said = note_words(readings[text], p)
+            if said is not None:
+                return said
+    return difference_words(ref, readings[names[0]])
+
+
+def note_words(text: Pattern, witness: Pattern) -> list[Words] | None:
+    """How *witness* (a reading of *text*'s notes) differs from *text*, in
+    words, one phrase per note's edit at the place the note puts it, part by
+    part as :func:`difference_words` says them; None when its notes carry no
+    edits (:func:`~guji.text.apparatus.witnesses.origins_of`)."""
+    if origins_of(text, witness) is None:
+        return None
+    glyphs = "".join(s.glyph for s in text.strokes)
+    half = text.half_start
+    parts: tuple[list, list] = ([], [])
+    for note in witness.notes:
+        edit = note.edit
+        n, read = len(edit.strokes), "".join(edit.strokes)
+        after = edit.at > half or (edit.at == half and (edit.kind != "insert" or note.after_half))
+        at = edit.at - half if after else edit.at
+        if edit.kind == "insert":
+            phrase = (Words.of(N_("one {added} more after stroke {seen}"), added=read, seen=at)
+                      if at else Words.of(N_("one {added} more before stroke 1"), added=read))
+        elif edit.kind == "delete":
+            phrase = Words.of(N_("one {written} fewer at {at}"), written=read,
+                              at=_strokes(n, at + 1))
+        else:
+            phrase = Words.of(N_("{read} for {written} at {at}"), at=_strokes(n, at + 1),
+                              written=glyphs[edit.at:edit.at + n], read=read)
+        parts[after].append((at, phrase))
+    out = []
+    for side, found in zip((N_("before 半: {phrases}"), N_("after 半: {phrases}")), parts):
+        if found:
+            out.append(Words.of(side, phrases=_listed([w for _, w in sorted(
+                found, key=lambda f: f[0])])))
+    return out
 
 
 def align_runs(a: Sequence, b: Sequence) -> list[tuple[str, int | None, int | None]]:

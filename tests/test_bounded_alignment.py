@@ -36,7 +36,7 @@ def long_texts(tmp_path):
 
 @pytest.mark.parametrize("args, out", [
     (["diff", "lu@a.txt", "lu@b.txt"], None),
-    (["collate", "--only", "one.txt"], None),
+    (["collate", "--only", "one.txt", "a.txt"], None),
     (["draw", "lu@a.txt", "lu@b.txt"], "x.svg"),
     (["page", "lu@a.txt", "lu@b.txt"], "site"),
     (["compare", "lu@a.txt", "lu@b.txt", "--mode", "diff"], "x.wav"),
@@ -49,6 +49,17 @@ def test_a_long_alignment_is_refused_before_it_starts(long_texts, args, out):
     refused(r, "pairs of strokes", "over guji's limit of 1,000,000 pairs", "--force")
     assert "(3,000 strokes)" in r.stderr or "(8,000 strokes)" in r.stderr
     assert sorted(p.name for p in long_texts.iterdir()) == before
+
+
+def test_a_witness_of_notes_is_placed_by_its_note_without_aligning(long_texts):
+    """The 3,000-stroke text and its 一本: the note says where 一本 differs, so
+    nothing is aligned and no limit is reached (no --force)."""
+    r = runner.guji(["collate", "--only", "one.txt", "--json"], long_texts,
+                    memory_bytes=600 * 2 ** 20)
+    assert r.returncode == 0, r.stderr
+    (lu,) = json.loads(r.stdout)
+    (variant,) = lu["variants"]
+    assert (variant["place"], variant["readings"]) == ("b1500", {"one": "□", "one~一本": "○"})
 
 
 def test_with_force_the_long_diff_and_collate_finish_in_bounded_memory(long_texts):

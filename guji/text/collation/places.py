@@ -69,11 +69,10 @@ class Place:
 @dataclass(frozen=True)
 class Table:
     """The table of :func:`table`: for each reading its cells (a glyph, ``半``
-    or '' for a gap) and the stroke index of each cell (None for a gap or
-    半); the index of the 半 column; the places of variation, in order."""
+    or '' for a gap); the index of the 半 column; the places of variation,
+    in order."""
 
     cells: dict
-    strokes: dict
     half: int
     places: tuple[Place, ...]
 
@@ -117,9 +116,11 @@ def _column_of(columns: list[dict], name: str) -> dict[int, int]:
     return {col[name]: c for c, col in enumerate(columns) if name in col}
 
 
-def _insertions(columns: list[dict], witnesses: list, side: int) -> tuple[list[dict], dict]:
+def _insertions(columns: list[dict], witnesses: list, side: int) -> list[dict]:
     """*columns* with the witnesses' inserted strokes of this part in
-    columns of their own; and the new column of each old one."""
+    columns of their own, right before the column of the text's stroke each
+    note stands before (at the end of the part when none follows), the
+    witnesses of one text inserting at one place sharing them."""
     before: dict[int, list[dict]] = {}
     for text_name, text, name, w, origins in witnesses:
         mine = _column_of(columns, text_name)
@@ -137,15 +138,13 @@ def _insertions(columns: list[dict], witnesses: list, side: int) -> tuple[list[d
                 group.append(slot)
             slot["rows"].append((name, js))
     out: list[dict] = []
-    moved = {}
     for c in range(len(columns) + 1):
         for slot in before.get(c, []):
             for k in range(max(len(js) for _, js in slot["rows"])):
                 out.append({n: js[k] for n, js in slot["rows"] if k < len(js)})
         if c < len(columns):
-            moved[c] = len(out)
             out.append(dict(columns[c]))
-    return out, moved
+    return out
 
 
 def _placed(columns: list[dict], witnesses: list, side: int) -> list[Span]:
@@ -250,7 +249,7 @@ def _part_places(readings: dict, base: str, side: int, offset: int, taken: set
     """One part's columns and places (see the module docstring)."""
     ref, aligned, placed = _rows(readings, base)
     columns = _aligned(ref, readings[ref], [(n, readings[n]) for n in aligned], side)
-    columns, _moved = _insertions(columns, placed, side)
+    columns = _insertions(columns, placed, side)
     spans = _placed(columns, placed, side)
     for name in aligned:
         spans += _runs(columns, readings, name, ref)
@@ -278,11 +277,10 @@ def table(readings: dict[str, Pattern], base: str) -> Table:
     taken: set[str] = set()
     before, places = _part_places(readings, base, 0, 0, taken)
     after, later = _part_places(readings, base, 1, len(before) + 1, taken)
-    cells, strokes = {}, {}
+    cells = {}
     for name, p in readings.items():
         indices = ([col.get(name) for col in before] + [None]
                    + [col.get(name) for col in after])
-        strokes[name] = tuple(indices)
         cells[name] = tuple(HALF if c == len(before) else ("" if i is None else p.strokes[i].glyph)
                             for c, i in enumerate(indices))
-    return Table(cells, strokes, len(before), tuple(places + later))
+    return Table(cells, len(before), tuple(places + later))

@@ -51,10 +51,13 @@ PRINCIPLES = (
       "(annot type=\"glyphs\"). The marker ", "en"), ("半", "zh-Hant"),
      (" divides each pattern: the pitch-pot rite plays from it to the end, the archery rite "
       "the whole: ", "en"), ("取半以下為投壺禮，盡用之為射禮", "zh-Hant"), (".", "en")),
-    (("Each pattern's readings are aligned stroke by stroke (guji collate). The base reading "
-      "is the lemma (lem); at every place where a witness differs an app gives each distinct "
-      "reading once, its source attribute naming every witness that has it; an empty rdg is "
-      "a stroke the witness lacks.", "en"),),
+    (("Each pattern's readings are aligned stroke by stroke (guji collate), the strokes "
+      "before the marker ", "en"), ("半", "zh-Hant"),
+     (" and those after it each on their own; a witness given in a text's variant notes "
+      "stands where its note says. The base reading is the lemma (lem); at every place of "
+      "variation (one note's edit, or one run of a text's differences) an app gives each "
+      "distinct reading once, its source attribute naming every witness that has it; an "
+      "empty rdg is strokes the witness lacks.", "en")),
 )
 
 

@@ -99,7 +99,8 @@ def test_collate_files_with_witnesses_and_groups(two_files):
     assert [(g.editions, g.differences) for g in lu1.groups] == [
         (("liji-zhengyi", "lijing-benyi", "yishu"), ()),
         (("wuli-tongkao", "jishuo"), ("before 半: □ for ○ at stroke 4",)),
-        (("yishu~某本",), ("after 半: one ○□ fewer at strokes 1–2",)),
+        # the note stands after the half's 4th stroke: 某本 lacks strokes 3–4, as it says
+        (("yishu~某本",), ("after 半: one ○□ fewer at strokes 3–4",)),
     ]
     # the files have no lu:2: its collation holds the shipped editions only
     assert list(results[(Tradition.LU, 2)].readings) == ["liji-zhengyi", "lijing-benyi",
@@ -135,14 +136,14 @@ def test_collate_cli_files_groups_and_json(two_files, capsys):
     assert main(["collate", *two_files]) == 0
     out = capsys.readouterr().out
     assert "  agreement:\n    1. liji-zhengyi, lijing-benyi, yishu (3)\n" in out
-    assert "    3. yishu~某本 (1): after 半: one ○□ fewer at strokes 1–2\n" in out
+    assert "    3. yishu~某本 (1): after 半: one ○□ fewer at strokes 3–4\n" in out
     assert main(["collate", "--only", *two_files, "--json"]) == 0
     (lu1,) = json.loads(capsys.readouterr().out)
     assert lu1["groups"] == [
         {"before": "○□○○□□○□○○□", "after": "○□○□○○○□□○□○", "editions": ["yishu"],
          "differences": []},
         {"before": "○□○○□□○□○○□", "after": "○□○○○□□○□○", "editions": ["yishu~某本"],
-         "differences": ["after 半: one ○□ fewer at strokes 1–2"]},
+         "differences": ["after 半: one ○□ fewer at strokes 3–4"]},
         {"before": "○□○□□□○□○○□", "after": "○□○□○○○□□○□○", "editions": ["jishuo"],
          "differences": ["before 半: □ for ○ at stroke 4", ]}]
     assert set(lu1) >= {"score", "diagram", "base", "readings", "variants", "claim",

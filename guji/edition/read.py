@@ -10,7 +10,8 @@ glyph under the note (``<syl>``: ○ 鼙, □ 鼓 …), else from its staff plac
 the glyph the source writes for that drum where its ``<source>`` declares
 one (``<annot type="glyphs">``: 五礼通考's 囗), else the note's; 半 stands
 between the two measures (the whole's first part and the half), or where
-the witness's own ``<barLine>`` stands (``<app type="half">``).
+the witness's own ``<barLine>`` stands inside an ``<app>`` (guji writes none:
+its collation never moves 半, but another encoder may).
 
 Each stroke's place is its ``<note>``'s start tag in the MEI file (line and
 column, 1-based), so messages and displays point into the edition. A file

@@ -25,6 +25,9 @@ Rules
   半 the note is written on.
 * A replace or delete in a note right after 半 (``半(一本作□)``) applies to the
   strokes before 半: "the strokes just before the note".
+* Each note of the reading keeps its edit (:class:`EditNote`), so the
+  collation places the witness where its notes say (:func:`origins_of`),
+  not where an alignment would find its strokes.
 """
 
 from __future__ import annotations

@@ -292,3 +292,30 @@ def test_random_notes_every_reading_in_place(tmp_path):
                     assert sum((name, e) in v.notes for v in c.variants) == 1
                     checked += 1
     assert checked > 100
+
+
+def test_the_shipped_and_test_texts_notes_are_their_apps(tmp_path):
+    """tests/data's texts with notes (一本作□ after 半; 宋本此處有○ before 半, in a
+    copy that reads the chapter's other diagram) beside the shipped editions:
+    no <app type="half">, and each note points to one <app> where its witness
+    reads what the note writes."""
+    for name, src in (("yishu.txt", "18-variant-note-paren.txt"),
+                      ("song.txt", "19-variant-note-lenticular.txt")):
+        (tmp_path / name).write_text((DATA / "user-texts" / src).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    guji("edition", "yishu.txt", "song.txt", "-o", "e.mei", cwd=tmp_path)
+    _valid(tmp_path / "e.mei")
+    root = _tree(tmp_path / "e.mei")
+    apps = {a.get(XML_ID): a for a in root.iter(M + "app")}
+    assert not [a for a in apps.values() if a.get("type")] and not list(root.iter(M + "barLine"))
+    writes = {"（一本作□）": ("#yishu.一本", "□"), "【宋本此處有○】": ("#song.宋本", "○")}
+    notes = [a for a in root.iter(M + "annot") if a.get("type") == "variant-note"]
+    assert sorted(n.find(M + "q").text for n in notes) == sorted(writes)
+    for note in notes:
+        source, strokes = writes[note.find(M + "q").text]
+        (target,) = note.get("plist").split()
+        app = apps[target[1:]]
+        (read,) = [k for k in app if source in k.get("source").split()]
+        assert "".join(s.text for s in read.iter(M + "syl")) == strokes
+        text = source.split(".")[0]
+        assert not any(text in k.get("source").split() for k in app if k is read)

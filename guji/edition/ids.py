@@ -8,10 +8,10 @@ it was (and a citation into a published edition keeps its target):
 element             made from                                   example
 ==================  ==========================================  =====================
 ``<source>``        the text's slug or file stem, and witness   ``yishu.一本``
-``<note>``          pattern, the witness whose stroke it is     ``lu-1.liji-zhengyi.n5``
-                    (the base's for a shared note; a reading's
-                    first witness in an ``<rdg>``), the
-                    stroke's number in that witness's reading
+``<note>``          pattern, the base, the stroke's number in   ``lu-1.liji-zhengyi.n5``
+                    the base's reading (a shared note, or one
+                    in a ``<lem>``); in an ``<rdg>``: the       ``lu-1.a12.add.rdg.gp.n1``
+                    ``<rdg>``, its number there
 ``<app>``           pattern, the place in the base's reading    ``lu-1.a3-4``, ``lu-1.a12.add``
                     (:func:`guji.text.collation.places.place_name`)
 ``<lem>``           its ``<app>``                               ``lu-1.a3-4.lem``
@@ -41,7 +41,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable
 
-__all__ = ["ncname", "source_ids", "note_id", "app_id", "reading_id", "Taken"]
+__all__ = ["ncname", "source_ids", "note_id", "rdg_note_id", "app_id", "reading_id", "Taken"]
 
 #: Unicode categories of NCName characters (XML 1.0 fifth edition, near enough:
 #: letters, marks, digits, and the CJK ideographs among the letters).
@@ -85,6 +85,13 @@ def note_id(mdiv: str, source: str, index: int) -> str:
     """The ``<note>`` of stroke *index* (0-based) of the reading of *source*:
     ``lu-1.liji-zhengyi.n5``."""
     return f"{mdiv}.{source}.n{index + 1}"
+
+
+def rdg_note_id(rdg: str, number: int) -> str:
+    """The *number*-th (1-based) ``<note>`` of an ``<rdg>``: ``lu-1.a12.add.rdg.gp.n1``.
+    Not its first witness's stroke: the witnesses of an ``<rdg>`` may be added
+    or removed, and what it reads stays."""
+    return f"{rdg}.n{number}"
 
 
 def app_id(mdiv: str, place: str) -> str:

@@ -50,7 +50,7 @@ from ..text.collation.collate import Collation
 from ..text.reading.notation import HALF, Drum
 from ..timing.performance import Voice
 from ..timing.score import DEFAULT_INTERVAL
-from .ids import Taken, app_id, note_id, reading_id
+from .ids import Taken, app_id, note_id, rdg_note_id, reading_id
 from .xml import MEI, clean, sub, xml_id
 
 #: Staff position (``loc``: 0 the bottom line) and voice of each drum, as
@@ -160,14 +160,14 @@ def _app(layer, c: Collation, cells, v, me: str, ids) -> None:
     app = sub(layer, "app", **{xml_id(): me_app})
     for k, (glyphs, names) in enumerate(readings.items()):
         tag = "lem" if k == 0 else "rdg"
-        element = sub(app, tag, **{xml_id(): reading_id(me_app, None if k == 0 else glyphs),
+        me_reading = reading_id(me_app, None if k == 0 else glyphs)
+        element = sub(app, tag, **{xml_id(): me_reading,
                                    "source": " ".join("#" + ids[n] for n in names)})
         first = names[0]
-        for col in span:
-            glyph, stroke, index = cells[first][col]
-            if stroke is not None:
-                _note(element, (glyph, stroke), me, note_id(me, ids[first], index),
-                      _lang(c, first))
+        strokes = [cells[first][col] for col in span if cells[first][col][1] is not None]
+        for n, (glyph, stroke, index) in enumerate(strokes, 1):
+            ident = note_id(me, ids[first], index) if k == 0 else rdg_note_id(me_reading, n)
+            _note(element, (glyph, stroke), me, ident, _lang(c, first))
 
 
 def _marks(measure: ET.Element, n: str) -> None:

@@ -78,6 +78,7 @@ class Table:
 
 
 def _part(p: Pattern, side: int) -> range:
+    """The indices of *p*'s strokes before 半 (*side* 0) or after it (1)."""
     return range(0, p.half_start) if side == 0 else range(p.half_start, len(p.strokes))
 
 
@@ -113,6 +114,7 @@ def _aligned(ref_name: str, ref: Pattern, rows: list[tuple[str, Pattern]], side:
 
 
 def _column_of(columns: list[dict], name: str) -> dict[int, int]:
+    """The column of each stroke (index) of the reading *name*."""
     return {col[name]: c for c, col in enumerate(columns) if name in col}
 
 

@@ -144,13 +144,15 @@ def view_json(library: Library, request: Request) -> dict:
         score = perf.parts[0].score
         readings.append({"letter": LETTERS[i % 26], "id": p.id, "ref": request.refs[i],
                          "notation": p.notation(request.timing.rite),
+                         # each stroke's drum (glyph and name), for the words under the player
+                         "drums": [[st.drum.glyph, st.drum.value] for st in p.strokes],
                          "follow": follow_parts(perf, patterns),
                          "onsets": [round(score.time(k) * RATE) for k in range(len(score))],
                          "duration": perf.duration})
     out = {"rate": RATE, "interval": request.timing.interval, "readings": readings,
            "source_svg": source_drawing(patterns).svg(),
            "timeline_svg": timeline_drawing(patterns).svg(),
-           "command": request.options(), "alignments": [], "modes": {}}
+           "alignments": [], "modes": {}}
     for i, p in enumerate(patterns[1:], start=1):
         out["alignments"].append({"letter": LETTERS[i % 26],
                                   "summary": alignment_summary(patterns[0], p),

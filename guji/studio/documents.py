@@ -212,7 +212,7 @@ def reading_json(doc: Document, text: bool = False) -> dict:
     if doc.error is not None:
         e = doc.error
         loc = e.location
-        out["error"] = {"message": e.message, "headline": e.headline(), "caret": e.caret(),
+        out["error"] = {"message": e.message, "headline": e.headline(), "caret": e.caret(ambiguous_wide=True),
                         "line": loc.line if loc else None, "column": loc.column if loc else None,
                         "offset": loc.offset if loc else None}
         return out

@@ -10,15 +10,22 @@
   ticks Loop) and never plays; the focus on "Open a file…" is seen.
 * The error's caret stands under the typo as the page draws it, however many
   full-width ○□ stand before it.
+* Looped, the last stroke rings on into the next pass; the stroke sounding is
+  said in words (``A · stroke 5 · □ 鼓``) and lit in a hue of its own, not
+  the yellow of "differs from A".
 """
 
 from __future__ import annotations
 
+import colorsys
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+import soundfile as sf
 
 from browsers import launched, serving
 from test_studio import FIXED
@@ -210,3 +217,64 @@ def test_the_caret_stands_under_the_typo(page):
       return [x(shown.indexOf('o')), x(shown.length + 1 + caret.indexOf('^'))];
     }""")
     assert abs(xs[0] - xs[1]) < 3, xs
+
+
+def test_a_loop_lets_the_last_stroke_ring(page, tmp_path):
+    """Looped, each pass is the whole of guji's render, its last stroke's decay sounding
+    on under the next pass: the page's output (tapped live on the audio thread) is the
+    render added to itself a loop later, not cut at the loop's end."""
+    from test_studio_browser import TAP, TAPPED, _floats
+    page.check("#loop")
+    page.fill("#interval", "0.1")
+    page.dispatch_event("#interval", "change")
+    page.check(f'#readings input[value="{A}"]')
+    page.wait_for_function("window.gujiStudio.player.buffers.length === 1 && "
+                           "window.gujiStudio.player.buffers[0]")
+    subprocess.run([GUJI, "render", "lu:1@liji-zhengyi", "--rite", "she", "--interval", "0.1",
+                    "-o", "a.wav"], cwd=tmp_path, check=True, capture_output=True)
+    a = sf.read(str(tmp_path / "a.wav"), dtype="float32", always_2d=True)[0]
+    page.evaluate(TAP)
+    for _ in range(3):                       # a take the loaded machine spoiled is taken again
+        page.evaluate("window.tapped.blocks = []")
+        page.click("#play")
+        page.wait_for_function("window.gujiStudio.player.playing")
+        loop = page.evaluate("window.gujiStudio.player.loopFrames")
+        _at(page, 2.2 * loop)
+        live = page.evaluate(TAPPED)
+        page.click("#stop")
+        if live["gaps"] == 0 and not page.evaluate("window.gujiStudio.player.lateStart"):
+            break
+    assert live["gaps"] == 0
+    assert len(a) > loop + 4800                  # the render rings on past the loop's end
+    heard = _floats(live["data"])[live["startFrame"] - live["start"]:][:2 * loop]
+    expected = np.zeros((2 * loop, 2), dtype=np.float64)
+    for start in (0, loop):
+        n = min(len(a), 2 * loop - start)
+        expected[start:start + n] += a[:n]
+    assert len(heard) == 2 * loop
+    assert np.abs(heard - expected).max() < 1e-5, np.abs(heard - expected).max()
+
+
+def _hue(css: str) -> float:
+    r, g, b = (int(x) / 255 for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return colorsys.rgb_to_hsv(r, g, b)[0] * 360
+
+
+def test_the_stroke_sounding_in_words_and_in_a_colour_of_its_own(page):
+    page.fill("#interval", "0.25")
+    page.dispatch_event("#interval", "change")
+    for ref in (A, B):
+        page.check(f'#readings input[value="{ref}"]')
+    page.wait_for_function("window.gujiStudio.player.buffers.length === 2 && "
+                           "window.gujiStudio.player.buffers.every(b => b)")
+    page.click("#play")
+    page.wait_for_function("document.querySelector('#sounding').textContent.length > 0 && "
+                           "document.querySelector('#source .sounding')")
+    said = page.inner_text("#sounding")
+    lit = page.evaluate("getComputedStyle(document.querySelector('#source .sounding')).fill")
+    differs = page.evaluate("getComputedStyle(document.querySelector('td.differs'))"
+                            ".backgroundColor")
+    page.click("#stop")
+    assert re.fullmatch(r"sounding: A · stroke \d+ · (○ 鼙|□ 鼓)", said), said
+    gap = abs(_hue(lit) - _hue(differs))
+    assert min(gap, 360 - gap) > 60, (lit, differs)

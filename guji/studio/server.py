@@ -85,6 +85,7 @@ class Studio(ThreadingHTTPServer):
         self.library = library
         self.token = token or new_token()
         self.connections = threading.BoundedSemaphore(MOST_CONNECTIONS)
+        self.closing = False
         super().__init__(("127.0.0.1", port), Handler)
         self.port = self.server_address[1]
         self.limits = limits.current()          # the limits in force when started
@@ -93,13 +94,19 @@ class Studio(ThreadingHTTPServer):
     def process_request(self, request, client_address) -> None:
         """A thread for the connection once one of :data:`MOST_CONNECTIONS` is free
         (the next connections wait in the backlog)."""
-        while not self.connections.acquire(timeout=Handler.timeout):
-            pass
+        while not self.connections.acquire(timeout=0.5):
+            if self.closing:                    # shut down while every thread was busy
+                self.shutdown_request(request)
+                return
         try:
             super().process_request(request, client_address)
         except BaseException:
             self.connections.release()
             raise
+
+    def shutdown(self) -> None:
+        self.closing = True
+        super().shutdown()
 
     def process_request_thread(self, request, client_address) -> None:
         try:

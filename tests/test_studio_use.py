@@ -217,6 +217,20 @@ def test_the_caret_stands_under_the_typo(page):
       return [x(shown.indexOf('o')), x(shown.length + 1 + caret.indexOf('^'))];
     }""")
     assert abs(xs[0] - xs[1]) < 3, xs
+    # on a phone's width, the line scrolled to show the caret
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.fill("#editor", typo.replace("o", "○"))
+    page.locator("#found > li").first.wait_for()
+    page.fill("#editor", typo)
+    page.locator("#problems .problem.error pre").wait_for()
+    seen = page.evaluate("""() => {
+      const pre = document.querySelector('#problems .problem.error pre'), text = pre.firstChild;
+      const at = text.textContent.lastIndexOf('^'), r = document.createRange();
+      r.setStart(text, at); r.setEnd(text, at + 1);
+      const box = pre.getBoundingClientRect(), x = r.getBoundingClientRect().left;
+      return [box.left, x, box.right];
+    }""")
+    assert seen[0] <= seen[1] <= seen[2] - 8, seen
 
 
 def test_a_loop_lets_the_last_stroke_ring(page, tmp_path):

@@ -126,13 +126,20 @@
       p.setAttribute("data-line", doc.error.line);
       p.setAttribute("data-column", doc.error.column);
       p.textContent = T("error: {message}", { message: doc.error.headline });
+      var pre = null;
       if (doc.error.caret) {
-        var pre = document.createElement("pre");
+        pre = document.createElement("pre");
         pre.setAttribute("lang", "zh-Hant");
         pre.textContent = doc.error.caret;
         p.appendChild(pre);
       }
       box.appendChild(p);
+      if (pre) {                          // the caret in view, on a narrow screen too
+        var text = pre.firstChild, at = doc.error.caret.lastIndexOf("^"), r = document.createRange();
+        r.setStart(text, at);
+        r.setEnd(text, at + 1);
+        pre.scrollLeft += r.getBoundingClientRect().left - pre.getBoundingClientRect().left - pre.clientWidth / 2;
+      }
     }
     doc.notices.forEach(function (n) {
       var w = document.createElement("div");

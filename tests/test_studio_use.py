@@ -292,3 +292,43 @@ def test_the_stroke_sounding_in_words_and_in_a_colour_of_its_own(page):
     assert re.fullmatch(r"sounding: A · stroke \d+ · (○ 鼙|□ 鼓)", said), said
     gap = abs(_hue(lit) - _hue(differs))
     assert min(gap, 360 - gap) > 60, (lit, differs)
+
+
+STAND_IN = """window.gujiBackendFor = (token, answered) => {
+  const asked = window.askedOfGuji = [];
+  const made = %s;
+  return {
+    state: () => { asked.push('state'); return Promise.resolve({documents: [], editions: made.editions}); },
+    paste: text => { asked.push('paste'); return Promise.resolve(Object.assign({}, made.pasted)); },
+    edit: (key, text) => { asked.push('edit'); return Promise.resolve(Object.assign({}, made.pasted)); },
+  };
+};"""
+
+
+def test_the_page_asks_guji_only_through_its_backend(browser):
+    """Another backend in place of the server's (as guji run in the browser would be): the
+    page lists its editions and reads a text through it, and asks the server for nothing
+    but the page and its files."""
+    import json
+    from guji.studio.documents import Library, editions_json, reading_json
+    made = {"editions": editions_json()[:1],
+            "pasted": reading_json(Library().add("paste", None, FIXED))}
+    with serving() as studio:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            p = context.new_page()
+            p.add_init_script(STAND_IN % json.dumps(made, ensure_ascii=False))
+            paths = []
+            p.on("request", lambda r: paths.append(r.url.split("?")[0].split(str(studio.port))[1]))
+            p.goto(studio.url)
+            p.locator("#readings input").first.wait_for()
+            p.fill("#editor", FIXED)
+            p.locator("#found > li").nth(1).wait_for()
+            ids = p.eval_on_selector_all("#found > li", "els => els.map(e => e.dataset.id)")
+            assert ids == ["lu:1@pasted-1.txt", "xue:1@pasted-1.txt"]
+            assert p.evaluate("window.askedOfGuji") == ["state", "paste"]
+            assert sorted(set(paths)) == ["/", "/assets/backend.js", "/assets/studio.css",
+                                          "/assets/studio.js"]
+            assert "lu:1@liji-zhengyi" in p.inner_text("#readings")
+        finally:
+            context.close()

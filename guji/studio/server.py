@@ -11,7 +11,7 @@ the checks of :mod:`guji.studio.guard` run before any route.
 
 Routes (every one needs the session's token, :mod:`guji.studio.guard`):
 
-* ``GET /`` — the page; ``GET /assets/NAME`` — its style and script
+* ``GET /`` — the page; ``GET /assets/NAME`` — its style and scripts
   (a fixed list read from the package, never a path from the request);
 * ``GET /api/state`` — the open texts (without their bodies) and the shipped editions;
   ``GET /api/text?key=K`` — one open text's body;
@@ -51,6 +51,7 @@ from .views import Request, mode_wav, reading_wav, view_json
 
 #: The files of the page (name → MIME type), read from ``guji/studio/assets``.
 ASSETS = {"studio.js": "text/javascript; charset=utf-8",
+          "backend.js": "text/javascript; charset=utf-8",
           "studio.css": "text/css; charset=utf-8"}
 #: Renders and exports at once (the rest wait): the machine's cores are the user's too.
 WORKERS = 2

@@ -1,6 +1,7 @@
-// guji studio: the page's one script (no library, no network beyond its own server).
-// The text is read by the server (guji's own scanner); the sound is guji's own render of
-// each reading, played on one Web Audio clock; the light follows that clock.
+// guji studio: the page's script (no library, no network beyond its own server).
+// The text is read by guji's own scanner; the sound is guji's own render of each reading,
+// played on one Web Audio clock; the light follows that clock. Everything asked of guji goes
+// through the backend (backend.js: the studio's server, or another with the same calls).
 (function () {
   "use strict";
   var TOKEN = document.querySelector('meta[name="guji-token"]').content;
@@ -24,23 +25,9 @@
     return fill(Array.isArray(forms) && forms[0] ? forms[0] : (n === 1 ? singular : plural), values);
   }
 
-  // -- talking to the server ------------------------------------------------------
-  function api(path, body, raw) {
-    var options = { method: body === undefined ? "GET" : "POST",
-                    headers: { "X-Guji-Token": TOKEN } };
-    if (body !== undefined) {
-      if (body instanceof ArrayBuffer || body instanceof Blob) { options.body = body; }
-      else { options.body = JSON.stringify(body); options.headers["Content-Type"] = "application/json"; }
-    }
-    return fetch(path, options).then(function (r) {
-      if (!r.ok) {
-        var answered = T("the studio answered {status}", { status: r.status });
-        return r.json().catch(function () { return { error: answered }; })
-          .then(function (e) { throw new Error(e.error || answered); });
-      }
-      return raw ? r : r.json();
-    });
-  }
+  // -- talking to guji: only through the backend (backend.js), the server's or another's ----
+  function answered(status) { return T("the studio answered {status}", { status: status }); }
+  var backend = (window.gujiBackendFor || window.gujiHttpBackend)(TOKEN, answered);
   function say(text) {
     var m = $("message");
     m.textContent = text || "";
@@ -79,8 +66,8 @@
     var asked = ++reading;
     $("status").textContent = T("reading…");
     var started = performance.now();
-    var call = state.doc ? api("/api/edit", { key: state.doc, text: text })
-                         : api("/api/paste", { text: text });   // named pasted-N.txt by the studio
+    var call = state.doc ? backend.edit(state.doc, text)
+                         : backend.paste(text);                  // named pasted-N.txt by the studio
     call.then(function (doc) {
       if (asked !== reading) { return; }
       showDocument(doc);
@@ -321,7 +308,7 @@
       return Promise.resolve(null);
     }
     var asked = ++viewAsked, req = request();
-    return api("/api/view", req).then(function (view) {
+    return backend.view(req).then(function (view) {
       if (asked !== viewAsked) { return null; }
       say("");
       state.view = view;
@@ -433,9 +420,7 @@
       this.buffers = [];
       this.modeBuffers = {};
       this.ready = Promise.all(view.readings.map(function (r, i) {
-        var body = Object.assign({ index: i }, req);
-        return api("/api/audio", body, true).then(function (res) { return res.arrayBuffer(); })
-          .then(function (data) { self.buffers[i] = wavBuffer(ctx, data); });
+        return backend.audio(req, i).then(function (data) { self.buffers[i] = wavBuffer(ctx, data); });
       }));
       this.ready.catch(failed);
       return this.ready;
@@ -443,10 +428,7 @@
     modeBuffer: function (mode) {
       var self = this;
       if (!this.modeBuffers[mode]) {
-        var body = Object.assign({ mode: mode }, state.request);
-        this.modeBuffers[mode] = api("/api/mode-audio", body, true)
-          .then(function (res) { return res.arrayBuffer(); })
-          .then(function (data) { return wavBuffer(self.context(), data); });
+        this.modeBuffers[mode] = backend.modeAudio(state.request, mode).then(function (data) { return wavBuffer(self.context(), data); });
       }
       return this.modeBuffers[mode];
     },
@@ -671,20 +653,15 @@
   // -- exports -------------------------------------------------------------------------
   function exportKind(kind) {
     if (!state.chosen.length) { say(T("choose a reading first")); return Promise.resolve(); }
-    var body = Object.assign({ kind: kind, mode: state.mode }, state.request || request());
     $("status").textContent = T("writing {kind}…", { kind: kind });
-    return api("/api/export", body, true).then(function (res) {
-      var said = res.headers.get("Content-Disposition") || "";
-      var utf8 = /filename\*=UTF-8''([^;]+)/.exec(said), plain = /filename="([^"]+)"/.exec(said);
-      return res.blob().then(function (blob) {
-        var a = document.createElement("a");
-        a.href = URL.createObjectURL(blob);
-        a.download = utf8 ? decodeURIComponent(utf8[1]) : plain ? plain[1] : "guji-export";
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        $("status").textContent = T("wrote {name}", { name: a.download });
-      });
+    return backend.exportFile(state.request || request(), kind, state.mode).then(function (made) {
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(made.blob);
+      a.download = made.name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      $("status").textContent = T("wrote {name}", { name: a.download });
     }).catch(failed);
   }
 
@@ -697,7 +674,7 @@
       lastText = null;
       $("editor").value = "";
       if (key) {                  // its text, read again: its marks and patterns shown
-        api("/api/text?key=" + encodeURIComponent(key)).then(function (d) {
+        backend.text(key).then(function (d) {
           $("editor").value = d.text;
           readText();
         }).catch(failed);
@@ -707,7 +684,7 @@
       var file = $("open").files[0];
       if (!file) { return; }
       file.arrayBuffer().then(function (data) {
-        return api("/api/open?name=" + encodeURIComponent(file.name), data);
+        return backend.open(file.name, data);
       }).then(function (doc) {
         $("editor").value = doc.text;
         lastText = doc.text;
@@ -751,9 +728,9 @@
   }
 
   window.gujiStudio = { state: state, player: player, refreshView: refreshView, readText: readText,
-                        exportKind: exportKind, api: api };
+                        exportKind: exportKind, backend: backend };
   wire();
-  api("/api/state").then(function (s) {
+  backend.state().then(function (s) {
     state.editions = s.editions;
     s.documents.forEach(function (d) { state.docs[d.key] = d; addDocOption(d); });
     if (!s.documents.length) {
@@ -763,7 +740,7 @@
       return null;
     }
     var d = s.documents[0];                    // the texts' bodies come one at a time
-    return api("/api/text?key=" + encodeURIComponent(d.key)).then(function (t) {
+    return backend.text(d.key).then(function (t) {
       state.doc = d.key;
       $("editor").value = t.text;
       lastText = t.text;

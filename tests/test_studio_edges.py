@@ -201,3 +201,13 @@ def test_an_export_of_a_file_with_a_chinese_name(studio):
     assert r.getheader("Content-Disposition") == (
         "attachment; filename=\"guji-lu1-__-she.json\"; "
         "filename*=UTF-8''guji-lu1-%E7%AD%86%E8%A8%98-she.json")
+
+
+@pytest.mark.parametrize("timing", [1, "x", ["x"], True, {"repeat": "nan"}, {"repeat": "inf"},
+                                    {"count_in": "inf"}, {"count_in": "nan"}])
+@pytest.mark.parametrize("path", ["/api/view", "/api/audio", "/api/mode-audio", "/api/export"])
+def test_a_malformed_timing_is_a_bad_request(studio, path, timing):
+    body = {"readings": ["edition:liji-zhengyi|lu:1|", "edition:wuli-tongkao|lu:1|"],
+            "timing": timing, "kind": "json", "mode": "diff", "index": 0}
+    status, answer, _ = ask(studio, "POST", path, body)
+    assert status == 400, answer

@@ -16,6 +16,7 @@ sample for sample, the file ``guji render`` writes with the same options
 
 from __future__ import annotations
 
+import math
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,8 @@ class Request:
             raise UsageError(_("at most {most} readings at once, not {n}").format(
                 most=MOST_READINGS, n=len(refs)))
         t = data.get("timing") or {}
+        if not isinstance(t, dict):
+            raise UsageError(_("the request is not a JSON object"))
         try:
             rite = Rite(t.get("rite", "she"))
         except ValueError:
@@ -113,7 +116,7 @@ def _number(value, what: str) -> float:
 
 def _whole(value, what: str) -> int:
     number = _number(value, what)
-    if number != int(number):
+    if not math.isfinite(number) or number != int(number):
         raise UsageError(_("the {what} is a whole number, not {value!r}").format(
             what=what, value=value))
     return int(number)

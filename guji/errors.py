@@ -102,6 +102,14 @@ def display_width(text: str) -> int:
     return width
 
 
+def caret_pad(text: str, ambiguous_wide: bool = False) -> str:
+    """Blank space as wide as *text*: U+3000 under each wide or full-width character
+    (and, with *ambiguous_wide*, each of ambiguous width), a space under each other."""
+    wide = ("W", "F", "A") if ambiguous_wide else ("W", "F")
+    return "".join("\u3000" if unicodedata.east_asian_width(ch) in wide else " "
+                   for ch in text if not unicodedata.combining(ch))
+
+
 @dataclass(frozen=True)
 class Location:
     """A place in a source text.
@@ -152,8 +160,15 @@ class NotationError(GujiError):
         return _("{file}:{line}:{column}: {message}").format(
             file=name, line=self.location.line, column=self.location.column, message=message)
 
-    def caret(self) -> str:
-        """The source line and a caret under the bad column (two lines), or ''."""
+    def caret(self, ambiguous_wide: bool = False) -> str:
+        """The source line and a caret under the bad column (two lines), or ''.
+
+        The caret's line mirrors the source line: a full-width space (U+3000) under
+        each wide or full-width character, a space under each other, so that it
+        stands under the bad character in a terminal (which gives U+3000 two
+        columns, as a CJK character) and in a proportional or CJK font alike.
+        *ambiguous_wide*: characters of ambiguous width (○ □ …) are full-width too,
+        as a CJK font draws them (the studio's page); a terminal draws them one column."""
         if self.location is None or self.source_line is None:
             return ""
         raw = self.source_line.replace("\t", " ")
@@ -168,8 +183,8 @@ class NotationError(GujiError):
         shown = line[start:end]
         prefix = "…" if start > 0 else ""
         suffix = "…" if end < len(line) else ""
-        pad = display_width(prefix + line[start:col])
-        return f"    {prefix}{shown}{suffix}\n    {' ' * pad}^"
+        pad = caret_pad(prefix + line[start:col], ambiguous_wide)
+        return f"    {prefix}{shown}{suffix}\n    {pad}^"
 
     def with_filename(self, filename: str | None) -> "NotationError":
         """The same error, naming *filename*."""

@@ -160,3 +160,13 @@ def test_the_studio_by_keyboard_alone(browser, studio):
         assert page.get_attribute("#switch button:nth-child(2)", "aria-pressed") == "true"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_studio_as_it_opens(browser, studio, width):
+    """Nothing chosen yet (the switch's group empty, named all the same): no violation."""
+    found = audit(browser, studio.url, width,
+                  lambda page: page.locator("#readings input").first.wait_for())
+    assert found["violations"] == [], found["violations"]
+    assert found["scroll"][0] <= found["scroll"][1], f"scrolls sideways at {width} px"
+    assert found["wrong"] == [], found["wrong"]

@@ -141,7 +141,7 @@ def test_control_characters_in_input_are_escaped_in_errors(tmp_path):
     # the caret stands under the escaped symbol (wide characters count two columns)
     from guji.errors import display_width
     at = shown.index("U+001B○半")
-    assert display_width(shown[:at]) == caret.index("^")
+    assert display_width(shown[:at]) == display_width(caret[:caret.index("^")])
 
 
 def test_control_characters_in_a_file_name_are_escaped_in_messages(tmp_path):

@@ -31,8 +31,9 @@ def test_a_typo_in_the_desktops_language_with_its_caret(tmp_path, lang):
     headline, source, caret = done.err_lines
     assert headline == EXPECTED[lang]
     assert source == "    鼓：○□○○□o□○○□半○□○□○○○□□○□○"
-    # 鼓 and ： are full-width (2 columns each), ○ □ one each: the o is at column 4 + 9
-    assert caret == " " * (4 + 2 + 2 + 5) + "^"
+    # 鼓 and ： are full-width (a full-width space under each), ○ □ one column each: the o
+    # is at column 4 + 9
+    assert caret == " " * 4 + "\u3000" * 2 + " " * 5 + "^"
 
 
 def test_lang_and_guji_lang_before_the_locale(tmp_path):

@@ -199,8 +199,11 @@ def test_caret_sits_under_the_bad_glyph_counting_wide_characters():
         parse("魯鼓 ○□○▲○半○□")
     shown, caret = e.value.caret().split("\n")
     assert shown == "    魯鼓 ○□○▲○半○□"
-    # 魯鼓 are two columns wide each; the space and ○□○ one each.
-    assert caret == "    " + " " * (2 + 2 + 1 + 3) + "^"
+    # under 魯鼓 (wide) a full-width space each; under the space and ○□○ (one column in a
+    # terminal) a space each
+    assert caret == "    " + "\u3000" * 2 + " " * (1 + 3) + "^"
+    # in the studio's page, whose CJK font draws ○□ full-width, a full-width space under each
+    assert e.value.caret(ambiguous_wide=True).split("\n")[1] == "    " + "\u3000" * 2 + " " + "\u3000" * 3 + "^"
 
 
 def test_caret_window_on_a_very_long_line():
@@ -210,7 +213,7 @@ def test_caret_window_on_a_very_long_line():
     shown, caret = e.value.caret().split("\n")
     assert len(shown) < 100
     from guji.errors import display_width
-    col = caret.index("^")
+    col = display_width(caret[:caret.index("^")])
     # the character displayed at the caret's column is the bad symbol
     width = 0
     for ch in shown:

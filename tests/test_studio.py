@@ -75,7 +75,7 @@ def test_the_page_with_its_token(studio):
     assert status == 200 and studio.token.encode() in page
     assert "default-src 'none'" in r.getheader("Content-Security-Policy")
     assert r.getheader("Referrer-Policy") == "no-referrer"       # the token stays here
-    for name in ("studio.js", "studio.css"):
+    for name in ("studio.js", "backend.js", "studio.css"):
         status, body, _ = ask(studio, "GET", f"/assets/{name}")
         assert status == 200 and len(body) > 1000
 
@@ -269,7 +269,8 @@ def test_the_assets_ship_in_the_wheel():
     data = project["tool"]["setuptools"]["package-data"]["guji"]
     assert "studio/assets/*" in data
     folder = Path(__file__).parents[1] / "guji" / "studio" / "assets"
-    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "studio.css", "studio.js"]
+    assert sorted(p.name for p in folder.iterdir()) == ["backend.js", "index.html", "studio.css",
+                                                        "studio.js"]
     page = (folder / "index.html").read_text(encoding="utf-8")
     assert "http:" not in page and "https:" not in page       # nothing from the network
 

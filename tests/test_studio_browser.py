@@ -87,8 +87,8 @@ def test_a_typo_then_the_fix(page, tmp_path):
     error = page.locator("#problems .problem.error")
     error.wait_for()
     assert (error.get_attribute("data-line"), error.get_attribute("data-column")) == ("4", "9")
-    (tmp_path / "pasted.txt").write_text(TYPO, encoding="utf-8")
-    said = subprocess.run([GUJI, "scan", "pasted.txt"], cwd=tmp_path, capture_output=True,
+    (tmp_path / "pasted-1.txt").write_text(TYPO, encoding="utf-8")
+    said = subprocess.run([GUJI, "scan", "pasted-1.txt"], cwd=tmp_path, capture_output=True,
                           text=True)
     assert error.inner_text().splitlines()[0] == "error: " + said.stderr.splitlines()[0][6:]
     # marked in place: the very character
@@ -96,7 +96,7 @@ def test_a_typo_then_the_fix(page, tmp_path):
     page.fill("#editor", FIXED)
     page.locator("#found > li").nth(1).wait_for()
     ids = page.eval_on_selector_all("#found > li", "els => els.map(e => e.dataset.id)")
-    assert ids == ["lu:1@pasted.txt", "xue:1@pasted.txt"]
+    assert ids == ["lu:1@pasted-1.txt", "xue:1@pasted-1.txt"]
     assert page.locator("#problems .error").count() == 0
     badges = page.eval_on_selector_all("#marked .pid", "els => els.map(e => e.textContent)")
     assert badges == ["lu:1", "xue:1"]
@@ -326,7 +326,7 @@ def test_a_variant_note_its_witness_and_a_pasted_export(probed, tmp_path):
     page.locator("#found > li").nth(1).wait_for()
     assert page.locator("#marked .note").first.inner_text() == "(一本作○)"
     witness = page.locator("#found > li").first.locator("li")
-    assert witness.inner_text() == "witness 一本: lu:1@pasted.txt~一本 ○□○○□□○○○○□半○□○□○○○□□○□○"
+    assert witness.inner_text() == "witness 一本: lu:1@pasted-1.txt~一本 ○□○○□□○○○○□半○□○□○○○□□○□○"
     key = page.evaluate("window.gujiStudio.state.doc")
     refs = [f"{key}|lu:1|", f"{key}|lu:1|一本"]
     _choose(page, refs, interval=0.6)
@@ -334,8 +334,8 @@ def test_a_variant_note_its_witness_and_a_pasted_export(probed, tmp_path):
                                                           "(edit distance 1, from A)")
     with page.expect_download() as got:
         page.click('#exports button[data-kind="json"]')
-    (tmp_path / "pasted.txt").write_text(VARIANT, encoding="utf-8")
-    done = subprocess.run([GUJI, "compare", "lu:1@pasted.txt", "lu:1@pasted.txt~一本", "--rite",
+    (tmp_path / "pasted-1.txt").write_text(VARIANT, encoding="utf-8")
+    done = subprocess.run([GUJI, "compare", "lu:1@pasted-1.txt", "lu:1@pasted-1.txt~一本", "--rite",
                            "she", "--json"], cwd=tmp_path, capture_output=True, check=True)
     assert Path(got.value.path()).read_bytes() == done.stdout
     assert page.problems == []

@@ -17,6 +17,7 @@ take away exactly what is on screen, with the same bytes as the commands.
 * :mod:`guji.studio.exports` — the files the commands write, by running them;
 * :mod:`guji.studio.server` — the HTTP server (the standard library's
   :class:`http.server.ThreadingHTTPServer`) and its routes;
-* ``assets/`` — the page, its style and its one script (no library, no
+* ``assets/`` — the page, its style, its script and the script's backend (the one
+  interface through which it asks guji anything; no library, no
   network), shipped in the wheel.
 """

@@ -3,7 +3,10 @@
 The studio never opens a path a request names. It reads the files named on
 its command line when it starts, and the texts the page sends (a file the
 user chose in the browser, or pasted text): each is a :class:`Document`
-under a key of its own (``file:1``, ``paste:1``), and the shipped editions
+under a key of its own (``file:1``, ``paste:1``) and a name no other open
+text has (pasted texts are ``pasted-1.txt``, ``pasted-2.txt`` …; a second
+``notes.txt`` opened is ``notes-2.txt``), so that every reading's id
+(``lu:1@pasted-2.txt``) names one text, on screen and in the exports; the shipped editions
 are ``edition:SLUG``. A reading is named by a *ref*,
 ``KEY|SCORE:DIAGRAM|WITNESS`` (the witness empty for the text's own
 reading): :meth:`Library.pattern` finds it, and nothing else can be named.
@@ -66,16 +69,18 @@ class Library:
     def __init__(self, paths: list[str] | tuple[str, ...] = ()):
         self._lock = threading.Lock()
         self._docs: dict[str, Document] = {}
+        self._names: set[str] = set()        # the names given (each once: an id names one text)
         self._count = 0
         for path in paths:                   # named on the command line: read now
             text, encoding = read_text(path)
             self.add("file", str(path), text, encoding, on_disk=True)
 
-    def add(self, kind: str, name: str, text: str, encoding: str = "utf-8",
+    def add(self, kind: str, name: str | None, text: str, encoding: str = "utf-8",
             on_disk: bool = False) -> Document:
         """A new document of *kind* (``file``, ``paste``); a name the page gives is
-        reduced to its last part (never a path)."""
-        if not on_disk:
+        reduced to its last part (never a path) and made unique among the open texts;
+        a paste with no name is ``pasted-N.txt``."""
+        if not on_disk and name is not None:
             name = _plain_name(name)
         with self._lock:
             if len(self._docs) >= MOST_DOCUMENTS:
@@ -83,10 +88,26 @@ class Library:
                                    "again for more").format(n=MOST_DOCUMENTS))
             self._count += 1
             key = f"{kind}:{self._count}"
+            if not on_disk:
+                name = self._free_name(name)
+            else:
+                self._names.add(Path(str(name)).name)
+        assert name is not None
         doc = read_document(key, name, text, encoding, on_disk)
         with self._lock:
             self._docs[key] = doc
         return doc
+
+    def _free_name(self, name: str | None) -> str:
+        """*name*, or ``STEM-2.EXT``, ``STEM-3.EXT`` … if an open text has it already
+        (no name: ``pasted-1.txt``, ``pasted-2.txt`` …). Called under the lock."""
+        stem, suffix, n = Path(name or "pasted.txt").stem, Path(name or "x.txt").suffix, 1
+        candidate = name or f"{stem}-1{suffix}"
+        while candidate in self._names:
+            n += 1
+            candidate = f"{stem}-{n}{suffix}"
+        self._names.add(candidate)
+        return candidate
 
     def add_bytes(self, name: str, data: bytes) -> Document:
         """A file the user opened in the page, decoded as guji decodes files."""
@@ -147,8 +168,12 @@ class Library:
 
 
 def _plain_name(name: str) -> str:
-    """The last part of a name the browser gives (never a path to follow)."""
-    return Path(name.replace("\\", "/")).name or "opened.txt"
+    """The last part of a name the browser gives (never a path to follow); a name that
+    is no file's (``..``, a control character) is refused."""
+    plain = Path(name.replace("\\", "/")).name or "opened.txt"
+    if plain in (".", "..") or any(ord(c) < 32 or ord(c) == 127 for c in plain):
+        raise UsageError(_("{name!r} is not a file's name").format(name=name))
+    return plain
 
 
 def _unique(notes: list) -> list:
@@ -187,7 +212,7 @@ def reading_json(doc: Document, text: bool = False) -> dict:
     if doc.error is not None:
         e = doc.error
         loc = e.location
-        out["error"] = {"message": e.message, "headline": e.headline(), "caret": e.caret(),
+        out["error"] = {"message": e.message, "headline": e.headline(), "caret": e.caret(ambiguous_wide=True),
                         "line": loc.line if loc else None, "column": loc.column if loc else None,
                         "offset": loc.offset if loc else None}
         return out

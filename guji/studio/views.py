@@ -16,6 +16,7 @@ sample for sample, the file ``guji render`` writes with the same options
 
 from __future__ import annotations
 
+import math
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,8 @@ class Request:
             raise UsageError(_("at most {most} readings at once, not {n}").format(
                 most=MOST_READINGS, n=len(refs)))
         t = data.get("timing") or {}
+        if not isinstance(t, dict):
+            raise UsageError(_("the request is not a JSON object"))
         try:
             rite = Rite(t.get("rite", "she"))
         except ValueError:
@@ -113,7 +116,7 @@ def _number(value, what: str) -> float:
 
 def _whole(value, what: str) -> int:
     number = _number(value, what)
-    if number != int(number):
+    if not math.isfinite(number) or number != int(number):
         raise UsageError(_("the {what} is a whole number, not {value!r}").format(
             what=what, value=value))
     return int(number)
@@ -144,13 +147,15 @@ def view_json(library: Library, request: Request) -> dict:
         score = perf.parts[0].score
         readings.append({"letter": LETTERS[i % 26], "id": p.id, "ref": request.refs[i],
                          "notation": p.notation(request.timing.rite),
+                         # each stroke's drum (glyph and name), for the words under the player
+                         "drums": [[st.drum.glyph, st.drum.value] for st in p.strokes],
                          "follow": follow_parts(perf, patterns),
                          "onsets": [round(score.time(k) * RATE) for k in range(len(score))],
                          "duration": perf.duration})
     out = {"rate": RATE, "interval": request.timing.interval, "readings": readings,
            "source_svg": source_drawing(patterns).svg(),
            "timeline_svg": timeline_drawing(patterns).svg(),
-           "command": request.options(), "alignments": [], "modes": {}}
+           "alignments": [], "modes": {}}
     for i, p in enumerate(patterns[1:], start=1):
         out["alignments"].append({"letter": LETTERS[i % 26],
                                   "summary": alignment_summary(patterns[0], p),

@@ -1,6 +1,7 @@
-// guji studio: the page's one script (no library, no network beyond its own server).
-// The text is read by the server (guji's own scanner); the sound is guji's own render of
-// each reading, played on one Web Audio clock; the light follows that clock.
+// guji studio: the page's script (no library, no network beyond its own server).
+// The text is read by guji's own scanner; the sound is guji's own render of each reading,
+// played on one Web Audio clock; the light follows that clock. Everything asked of guji goes
+// through the backend (backend.js: the studio's server, or another with the same calls).
 (function () {
   "use strict";
   var TOKEN = document.querySelector('meta[name="guji-token"]').content;
@@ -24,23 +25,9 @@
     return fill(Array.isArray(forms) && forms[0] ? forms[0] : (n === 1 ? singular : plural), values);
   }
 
-  // -- talking to the server ------------------------------------------------------
-  function api(path, body, raw) {
-    var options = { method: body === undefined ? "GET" : "POST",
-                    headers: { "X-Guji-Token": TOKEN } };
-    if (body !== undefined) {
-      if (body instanceof ArrayBuffer || body instanceof Blob) { options.body = body; }
-      else { options.body = JSON.stringify(body); options.headers["Content-Type"] = "application/json"; }
-    }
-    return fetch(path, options).then(function (r) {
-      if (!r.ok) {
-        var answered = T("the studio answered {status}", { status: r.status });
-        return r.json().catch(function () { return { error: answered }; })
-          .then(function (e) { throw new Error(e.error || answered); });
-      }
-      return raw ? r : r.json();
-    });
-  }
+  // -- talking to guji: only through the backend (backend.js), the server's or another's ----
+  function answered(status) { return T("the studio answered {status}", { status: status }); }
+  var backend = (window.gujiBackendFor || window.gujiHttpBackend)(TOKEN, answered);
   function say(text) {
     var m = $("message");
     m.textContent = text || "";
@@ -79,8 +66,8 @@
     var asked = ++reading;
     $("status").textContent = T("reading…");
     var started = performance.now();
-    var call = state.doc ? api("/api/edit", { key: state.doc, text: text })
-                         : api("/api/paste", { text: text, name: "pasted.txt" });
+    var call = state.doc ? backend.edit(state.doc, text)
+                         : backend.paste(text);                  // named pasted-N.txt by the studio
     call.then(function (doc) {
       if (asked !== reading) { return; }
       showDocument(doc);
@@ -126,13 +113,20 @@
       p.setAttribute("data-line", doc.error.line);
       p.setAttribute("data-column", doc.error.column);
       p.textContent = T("error: {message}", { message: doc.error.headline });
+      var pre = null;
       if (doc.error.caret) {
-        var pre = document.createElement("pre");
+        pre = document.createElement("pre");
         pre.setAttribute("lang", "zh-Hant");
         pre.textContent = doc.error.caret;
         p.appendChild(pre);
       }
       box.appendChild(p);
+      if (pre) {                          // the caret in view, on a narrow screen too
+        var text = pre.firstChild, at = doc.error.caret.lastIndexOf("^"), r = document.createRange();
+        r.setStart(text, at);
+        r.setEnd(text, at + 1);
+        pre.scrollLeft += r.getBoundingClientRect().left - pre.getBoundingClientRect().left - pre.clientWidth / 2;
+      }
     }
     doc.notices.forEach(function (n) {
       var w = document.createElement("div");
@@ -314,7 +308,7 @@
       return Promise.resolve(null);
     }
     var asked = ++viewAsked, req = request();
-    return api("/api/view", req).then(function (view) {
+    return backend.view(req).then(function (view) {
       if (asked !== viewAsked) { return null; }
       say("");
       state.view = view;
@@ -338,7 +332,6 @@
       });
       showSwitch(view);
       showSchedule();
-      $("command").textContent = "guji … " + view.command.join(" ");
       player.load(view, req);
       return view;
     }).catch(failed);
@@ -362,6 +355,13 @@
     pre.hidden = !mode;
     pre.textContent = "";
     if (mode) { pre.appendChild(zh(mode.schedule.join("\n"))); }
+    showCommand();
+  }
+  // The command that writes what is chosen (as a WAV), as the exports run it.
+  function showCommand() {
+    var commands = state.view && state.view.commands;
+    $("command").textContent = "";
+    if (commands) { $("command").appendChild(zh(commands[state.mode] || commands.ab)); }
   }
 
   // -- hearing them: one clock ---------------------------------------------------------
@@ -420,9 +420,7 @@
       this.buffers = [];
       this.modeBuffers = {};
       this.ready = Promise.all(view.readings.map(function (r, i) {
-        var body = Object.assign({ index: i }, req);
-        return api("/api/audio", body, true).then(function (res) { return res.arrayBuffer(); })
-          .then(function (data) { self.buffers[i] = wavBuffer(ctx, data); });
+        return backend.audio(req, i).then(function (data) { self.buffers[i] = wavBuffer(ctx, data); });
       }));
       this.ready.catch(failed);
       return this.ready;
@@ -430,23 +428,19 @@
     modeBuffer: function (mode) {
       var self = this;
       if (!this.modeBuffers[mode]) {
-        var body = Object.assign({ mode: mode }, state.request);
-        this.modeBuffers[mode] = api("/api/mode-audio", body, true)
-          .then(function (res) { return res.arrayBuffer(); })
-          .then(function (data) { return wavBuffer(self.context(), data); });
+        this.modeBuffers[mode] = backend.modeAudio(state.request, mode).then(function (data) { return wavBuffer(self.context(), data); });
       }
       return this.modeBuffers[mode];
     },
     // The graph of one playing: every reading's buffer from frame 0 at *startAt*, through a
     // gain of its own that is 1 for the reading sounding and 0 for the others, switched on
     // exact frames (*switches*). The same for the page's clock and an offline rendering.
-    build: function (ctx, buffers, startAt, switches, first, loopFrames) {
+    build: function (ctx, buffers, startAt, switches, first) {
       var rate = ctx.sampleRate, sources = [], gains = [];
       var out = ctx === this.ctx ? this.output() : ctx.destination;
       buffers.forEach(function (buffer, i) {
         var src = ctx.createBufferSource(), gain = ctx.createGain();
         src.buffer = buffer;
-        if (loopFrames) { src.loop = true; src.loopStart = 0; src.loopEnd = loopFrames / rate; }
         gain.gain.setValueAtTime(i === first ? 1 : 0, 0);
         switches.forEach(function (s) {
           gain.gain.setValueAtTime(i === s.to ? 1 : 0, startAt + (s.frame - 0.5) / rate);
@@ -484,20 +478,48 @@
         self.startAt = self.startFrame / rate;
         self.switches = [];
         self.first = self.playMode === "ab" ? self.active : 0;
-        var g = self.build(ctx, buffers, self.startAt, [], self.first, self.loopFrames);
+        var g = self.build(ctx, buffers, self.startAt, [], self.first);
         self.sources = g.sources;
         self.gains = g.gains;
+        self.passes = 1;
         // late: the audio thread passed the start before it was scheduled (too loaded)
         self.lateStart = Math.round(ctx.currentTime * rate) >= self.startFrame - 128;
         self.playing = true;
         self.log = [];
-        self.sources[0].onended = function () { if (self.sources === g.sources) { self.ended(); } };
+        if (self.loopFrames) { self.extendLoop(); }
+        else { self.sources[0].onended = function () { if (self.sources === g.sources) { self.ended(); } }; }
         window.gujiStudio.playLatency = { pressed: pressed, startAt: self.startAt,
           scheduledAt: performance.now(), contextTime: ctx.currentTime,
           outputLatency: ctx.outputLatency || 0, baseLatency: ctx.baseLatency || 0 };
         $("play").textContent = T("Pause");
         self.follow();
       });
+    },
+    // Looping: each pass plays the whole of each reading's buffer from the pass's first
+    // frame, so the last stroke rings on into the next pass (a looped source would cut its
+    // decay at the loop's end). The passes are scheduled 2 loops (and 1 s) ahead, from each
+    // animation frame and a timer (animation frames stop in a hidden tab).
+    extendLoop: function () {
+      var self = this, ctx = this.ctx, rate = ctx.sampleRate;
+      if (!this.playing || !this.loopFrames) { return; }
+      var ahead = ctx.currentTime + 2 * this.loopFrames / rate + 1;
+      while ((this.startFrame + this.passes * this.loopFrames) / rate < ahead) {
+        var at = (this.startFrame + this.passes * this.loopFrames) / rate;
+        this.playBuffers.forEach(function (buffer, i) {
+          var src = ctx.createBufferSource();
+          src.buffer = buffer;
+          src.connect(self.gains[i]);
+          src.start(at);
+          src.onended = function () {
+            var k = self.sources.indexOf(src);
+            if (k >= 0) { self.sources.splice(k, 1); }
+          };
+          self.sources.push(src);
+        });
+        this.passes++;
+      }
+      window.clearTimeout(this.loopTimer);
+      this.loopTimer = window.setTimeout(function () { self.extendLoop(); }, 500);
     },
     loopLength: function () {
       var v = this.view, longest = 0;
@@ -508,6 +530,7 @@
       this.sources.forEach(function (s) { try { s.stop(); } catch (e) { /* not started */ } });
       this.sources = [];
       this.playing = false;
+      window.clearTimeout(this.loopTimer);
       if (this.ctx && this.ctx.state === "suspended") { this.ctx.resume(); }
       $("play").textContent = T("Play");
       this.light([]);
@@ -558,13 +581,14 @@
     },
     // The stroke heard now in each part that sounds, as the keys of the drawings' shapes.
     soundingKeys: function (frame) {
-      var v = this.view, rate = v.rate, keys = [], self = this;
+      var v = this.view, rate = v.rate, keys = [];
       if (frame < 0) { return keys; }
-      if (this.loopFrames) { frame = frame % this.loopFrames; }
-      var t = frame / rate, parts;
+      // where the pass is (a loop starts again every loopFrames); the switches are frames
+      // counted from the start, as the gains were switched
+      var t = (this.loopFrames ? frame % this.loopFrames : frame) / rate, parts;
       if (this.playMode === "ab") {
         var who = this.first;
-        this.switches.forEach(function (s) { if (s.frame <= frame + (self.loopFrames ? 0 : 0)) { who = s.to; } });
+        this.switches.forEach(function (s) { if (s.frame <= frame) { who = s.to; } });
         parts = v.readings[who].follow;
       } else { parts = v.modes[this.playMode].follow; }
       parts.forEach(function (p) {
@@ -586,6 +610,7 @@
           self.light(keys);
           self.log.push({ time: h.time, frame: h.frame, keys: keys, latency: self.ctx.outputLatency || 0 });
         }
+        if (self.loopFrames) { self.extendLoop(); }
         if (self.ctx.state === "running") { self.frame = window.requestAnimationFrame(step); }
       }
       step();
@@ -605,7 +630,14 @@
           });
         }
       });
-      $("sounding").textContent = keys.length ? T("sounding: {strokes}", { strokes: keys.join(", ") }) : "";
+      // in words: "A · stroke 5 · □ 鼓"
+      var said = keys.map(function (key) {
+        var parts = key.split("-"), r = v && v.readings[+parts[0]], d = r && r.drums[+parts[1]];
+        return d ? T("{letter} · stroke {n} · {glyph} {drum}", { letter: r.letter, n: +parts[1] + 1,
+                                                               glyph: d[0], drum: d[1] }) : key;
+      });
+      $("sounding").textContent = "";
+      if (said.length) { $("sounding").appendChild(zh(T("sounding: {strokes}", { strokes: said.join(T(", ")) }))); }
     },
     // The same schedule rendered offline (same graph, same switches): what the page plays.
     renderOffline: function () {
@@ -613,7 +645,7 @@
       var frames = 0;
       buffers.forEach(function (b) { frames = Math.max(frames, b.length); });
       var off = new OfflineAudioContext(2, frames, rate);
-      this.build(off, buffers, 0, this.switches, this.first, 0);
+      this.build(off, buffers, 0, this.switches, this.first);
       return off.startRendering();
     }
   };
@@ -621,19 +653,15 @@
   // -- exports -------------------------------------------------------------------------
   function exportKind(kind) {
     if (!state.chosen.length) { say(T("choose a reading first")); return Promise.resolve(); }
-    var body = Object.assign({ kind: kind, mode: state.mode }, state.request || request());
     $("status").textContent = T("writing {kind}…", { kind: kind });
-    return api("/api/export", body, true).then(function (res) {
-      var name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
-      return res.blob().then(function (blob) {
-        var a = document.createElement("a");
-        a.href = URL.createObjectURL(blob);
-        a.download = name ? name[1] : "guji-export";
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-        $("status").textContent = T("wrote {name}", { name: a.download });
-      });
+    return backend.exportFile(state.request || request(), kind, state.mode).then(function (made) {
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(made.blob);
+      a.download = made.name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      $("status").textContent = T("wrote {name}", { name: a.download });
     }).catch(failed);
   }
 
@@ -645,15 +673,18 @@
       state.doc = key || null;
       lastText = null;
       $("editor").value = "";
-      if (key) { api("/api/state").then(function (s) {
-        s.documents.forEach(function (d) { if (d.key === key) { $("editor").value = d.text || ""; } });
-      }); }
+      if (key) {                  // its text, read again: its marks and patterns shown
+        backend.text(key).then(function (d) {
+          $("editor").value = d.text;
+          readText();
+        }).catch(failed);
+      }
     });
     $("open").addEventListener("change", function () {
       var file = $("open").files[0];
       if (!file) { return; }
       file.arrayBuffer().then(function (data) {
-        return api("/api/open?name=" + encodeURIComponent(file.name), data);
+        return backend.open(file.name, data);
       }).then(function (doc) {
         $("editor").value = doc.text;
         lastText = doc.text;
@@ -681,8 +712,14 @@
     });
     document.addEventListener("keydown", function (e) {
       var tag = (e.target.tagName || "").toLowerCase();
+      // Space is a control's own (it ticks a checkbox, picks a radio button, presses a
+      // button); elsewhere it plays and pauses
+      var control = ["textarea", "input", "select", "button"].indexOf(tag) >= 0 || e.target.isContentEditable;
+      if (e.key === " ") {
+        if (!control) { e.preventDefault(); player.play().catch(failed); }
+        return;
+      }
       if (tag === "textarea" || tag === "input" && e.target.type !== "checkbox" && e.target.type !== "radio" || tag === "select") { return; }
-      if (e.key === " " && tag !== "button") { e.preventDefault(); player.play().catch(failed); return; }
       var k = e.key.toUpperCase(), i = LETTERS.indexOf(k);
       if (i < 0 && /^[1-8]$/.test(e.key)) { i = +e.key - 1; }
       if (i >= 0 && k.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && player.view &&
@@ -691,18 +728,24 @@
   }
 
   window.gujiStudio = { state: state, player: player, refreshView: refreshView, readText: readText,
-                        exportKind: exportKind, api: api };
+                        exportKind: exportKind, backend: backend };
   wire();
-  api("/api/state").then(function (s) {
+  backend.state().then(function (s) {
     state.editions = s.editions;
     s.documents.forEach(function (d) { state.docs[d.key] = d; addDocOption(d); });
-    if (s.documents.length) {
-      var d = s.documents[0];
+    if (!s.documents.length) {
+      showReadings();
+      $("doc").value = "";
+      window.gujiStudio.ready = true;
+      return null;
+    }
+    var d = s.documents[0];                    // the texts' bodies come one at a time
+    return backend.text(d.key).then(function (t) {
       state.doc = d.key;
-      $("editor").value = d.text;
-      lastText = d.text;
+      $("editor").value = t.text;
+      lastText = t.text;
       showDocument(d);
-    } else { showReadings(); $("doc").value = ""; }
-    window.gujiStudio.ready = true;
+      window.gujiStudio.ready = true;
+    });
   }).catch(failed);
 })();

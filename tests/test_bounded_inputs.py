@@ -113,6 +113,30 @@ def test_a_bad_kit_file_is_one_line(tmp_path, text, words):
     assert not (tmp_path / "x.wav").exists()
 
 
+def test_a_number_past_what_synthesis_takes_is_one_line_naming_the_range(tmp_path):
+    """1e308 passes the finite check; ``noise_decay = 1e308`` once raised
+    ``OverflowError`` (a noise burst 8·10³⁰⁸ s long) and big gains gave NaN."""
+    kit = tmp_path / "kit.toml"
+    for key, value, words in [
+            ("noise_decay", "1e308", "noise_decay must be more than 0 and at most 10 seconds"),
+            ("fundamental", "1e308", "fundamental must be more than 0 and at most 20000 Hz"),
+            ("mode_gains", "[1e308, 1, 1, 1, 1, 1, 1, 1]", "mode_gains must be from 0 to 1000"),
+            ("mode_ratios", "[1, 1e308, 1, 1, 1, 1, 1, 1]", "mode_ratios must be more than 0 and"),
+            ("mode_decays", "[1, 1, 1e308, 1, 1, 1, 1, 1]", "mode_decays must be more than 0 and"),
+            ("pitch_fall", "1e308", "pitch_fall must be more than -1 and at most 10"),
+            ("pitch_fall_time", "1e308", "pitch_fall_time must be more than 0 and at most 10 s"),
+            ("noise_level", "1e308", "noise_level must be from 0 to 1000"),
+            ("noise_cutoff", "1e308", "noise_cutoff must be from 0 to 100000 Hz")]:
+        kit.write_text(f'["鼙"]\n{key} = {value}\n', encoding="utf-8")
+        with pytest.raises(UsageError) as e:
+            load_kit(kit)
+        assert str(e.value).startswith(f"{kit}: [鼙] {words}"), (key, str(e.value))
+    kit.write_text('["鼓"]\nnoise_decay = 1e308\n', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "-o", "x.wav"], tmp_path)
+    refused(r, "kit.toml: [鼓] noise_decay must be more than 0 and at most 10 seconds, not 1e+308")
+    assert not (tmp_path / "x.wav").exists()
+
+
 def test_a_huge_kit_file_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "kit.toml"
     with open(big, "wb") as f:

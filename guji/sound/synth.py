@@ -180,19 +180,11 @@ class VoiceParams:
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} needs {n} values, one per mode ratio, "
                                  f"not {len(getattr(self, name))}")
-        _check(self.fundamental > 0, "fundamental must be a positive frequency in Hz")
-        _check(all(r > 0 for r in self.mode_ratios), "mode_ratios must be positive")
-        _check(all(g >= 0 for g in self.mode_gains), "mode_gains must be 0 or more")
-        _check(all(d > 0 for d in self.mode_decays), "mode_decays must be positive seconds")
-        _check(self.pitch_fall > -1, "pitch_fall must be more than -1")
-        _check(self.pitch_fall_time > 0, "pitch_fall_time must be positive seconds")
-        _check(self.noise_level >= 0, "noise_level must be 0 or more")
-        _check(self.noise_decay > 0, "noise_decay must be positive seconds")
-        _check(self.noise_cutoff >= 0, "noise_cutoff must be 0 (white) or a frequency in Hz")
-        _check(self.attack >= 0, "attack must be 0 or more seconds")
-        _check(0 < self.length <= MAX_RECORDING_SECONDS,
-               f"length must be more than 0 and at most {MAX_RECORDING_SECONDS:g} seconds")
-        _check(self.fade >= 0, "fade must be 0 or more seconds")
+        for name, (low, above, high, unit) in RANGES.items():
+            for value in _values(getattr(self, name)):
+                _check(low < value <= high if above else low <= value <= high,
+                       f"{name} must be {'more than' if above else 'from'} {low:g} "
+                       f"{'and at most' if above else 'to'} {high:g}{unit}, not {value:g}")
         _check(self.attack + self.fade <= self.length, "attack + fade must fit in length")
         _check(-90 <= self.level <= 0, "level must be between -90 and 0 dBFS")
         _check(-1 <= self.pan <= 1, "pan must be between -1 (left) and 1 (right)")
@@ -210,6 +202,32 @@ class VoiceParams:
     def replace(self, **changes: Any) -> "VoiceParams":
         """A copy with some fields changed (validated again)."""
         return dataclasses.replace(self, **changes)
+
+
+#: The range of each number of a voice: ``(low, above, high, unit)``, the
+#: value more than *low* (*above*) or from *low*, and at most *high*. The
+#: synthesis computes with them in floating point (a noise burst
+#: ``8 × noise_decay × rate`` samples long, modes summed at their gains), so
+#: each is bounded well inside what it can take: a kit's ``1e308`` is refused
+#: here, in one line, instead of overflowing there.
+RANGES: dict[str, tuple[float, bool, float, str]] = {
+    "fundamental": (0, True, 20_000, " Hz"),
+    "mode_ratios": (0, True, 100, ""),
+    "mode_gains": (0, False, 1000, ""),
+    "mode_decays": (0, True, 1000, " seconds"),
+    "pitch_fall": (-1, True, 10, ""),
+    "pitch_fall_time": (0, True, 10, " seconds"),
+    "noise_level": (0, False, 1000, ""),
+    "noise_decay": (0, True, 10, " seconds"),
+    "noise_cutoff": (0, False, 100_000, " Hz"),
+    "attack": (0, False, MAX_RECORDING_SECONDS, " seconds"),
+    "length": (0, True, MAX_RECORDING_SECONDS, " seconds"),
+    "fade": (0, False, MAX_RECORDING_SECONDS, " seconds"),
+}
+
+
+def _values(value: Any) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
 
 
 def _variation_checks(p: VoiceParams) -> None:

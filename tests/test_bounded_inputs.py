@@ -137,6 +137,15 @@ def test_a_number_past_what_synthesis_takes_is_one_line_naming_the_range(tmp_pat
     assert not (tmp_path / "x.wav").exists()
 
 
+def test_a_sample_that_is_a_loop_of_links_is_one_line(tmp_path):
+    """It once raised ``RuntimeError: Symlink loop`` from pathlib's resolve."""
+    (tmp_path / "pi.wav").symlink_to("pi.wav")
+    (tmp_path / "kit.toml").write_text('["鼙"]\nsample = "pi.wav"\n', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "-o", "x.wav"], tmp_path)
+    refused(r, "kit.toml: [鼙] sample pi.wav: too many levels of symbolic links")
+    assert not (tmp_path / "x.wav").exists()
+
+
 def test_a_huge_kit_file_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "kit.toml"
     with open(big, "wb") as f:

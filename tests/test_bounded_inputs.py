@@ -146,6 +146,33 @@ def test_a_sample_that_is_a_loop_of_links_is_one_line(tmp_path):
     assert not (tmp_path / "x.wav").exists()
 
 
+def forged_rf64(path: Path, data_bytes: int) -> None:
+    """An RF64 recording whose ds64 chunk gives *data_bytes* of data."""
+    sf.write(path, hit(RATE, 1), RATE, format="RF64", subtype="PCM_16")
+    raw = bytearray(path.read_bytes())
+    at = raw.index(b"ds64") + 8 + 8                  # riff size, then data size
+    raw[at:at + 8] = data_bytes.to_bytes(8, "little")
+    path.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize("data_bytes, words", [
+    # libsndfile seeks past the end: the callback's OSError was printed as
+    # "Exception ignored from cffi callback" with a traceback, then the render went on
+    (2 ** 63 - 1, "a seek to byte 9,223,372,036,854,775,807: invalid argument"),
+    # the message held "Error opening <_io.BufferedReader name='…'>"
+    (2 ** 64 - 1, "(Unspecified internal error.)"),
+])
+def test_a_forged_rf64_recording_is_one_line(tmp_path, data_bytes, words):
+    forged_rf64(tmp_path / "pi.wav", data_bytes)
+    (tmp_path / "kit.toml").write_text('["鼙"]\nsample = "pi.wav"\n', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "-o", "x.wav"], tmp_path)
+    refused(r, "pi.wav: cannot read this recording ", words)
+    assert "<_io" not in r.stderr and not (tmp_path / "x.wav").exists()
+    r = runner.guji(["render", "lu", "--room", "pi.wav", "-o", "x.wav"], tmp_path)
+    refused(r, "--room pi.wav: not a readable WAV, FLAC or OGG file ", words)
+    assert "<_io" not in r.stderr and not (tmp_path / "x.wav").exists()
+
+
 def test_a_huge_kit_file_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "kit.toml"
     with open(big, "wb") as f:

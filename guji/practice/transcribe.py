@@ -95,7 +95,8 @@ def transcribe(path: str | os.PathLike) -> Transcription:
     try:
         f = sf.SoundFile(p)
     except Exception as e:  # libsndfile: RuntimeError / LibsndfileError / TypeError
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        words = getattr(e, "error_string", None) or str(e)     # not "Error opening 'NAME': …"
+        reason = words.splitlines()[0] if words else type(e).__name__
         raise UsageError(_('{p}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(p=p, reason=reason)) \
             from None
     with f:

@@ -272,7 +272,7 @@ def _write_sndfile(out, mix: Mix, fmt: str, sub: str, size: int, batch: int,
         if sink.error is not None:
             raise sink.error from None
         if isinstance(e, sf.LibsndfileError):
-            raise OSError(0, str(e).splitlines()[0]) from None
+            raise OSError(0, e.error_string) from None    # not "Error opening <SinkIO …>"
         raise
     if sink.error is not None:
         raise sink.error

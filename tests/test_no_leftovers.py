@@ -28,3 +28,23 @@ def test_devices_leaves_no_pulse_folder(tmp_path):
     r = runner.guji(["devices"], tmp_path, env=env)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert list(temp.iterdir()) == [] and list(home.iterdir()) == []
+
+
+SEEDS = Path(__file__).resolve().parent / "data" / "seeds"
+
+
+def test_collate_refuses_a_named_file_it_cannot_read(tmp_path):
+    # a file the user names is not skipped as a folder's file is: it was, and exit 0
+    (tmp_path / "lib").mkdir()
+    for seed in sorted(SEEDS.glob("*.txt"))[:2]:
+        (tmp_path / "lib" / seed.name).write_bytes(seed.read_bytes())
+    (tmp_path / "bad.txt").write_bytes(b"\xff\xfe\x00")
+    for args in (["bad.txt", "lib"], ["lib", "nosuch.txt"]):
+        r = runner.guji(["collate", *args], tmp_path)
+        assert r.returncode == 2 and len(r.err_lines) == 1, r.stderr
+        assert r.err_lines[0].startswith(f"guji: {args[0] if 'bad' in args[0] else args[1]}: ")
+        assert r.stdout == b""
+    # the same bad file found in a folder is said and skipped
+    (tmp_path / "lib" / "bad.txt").write_bytes(b"\xff\xfe\x00")
+    r = runner.guji(["collate", "lib"], tmp_path)
+    assert r.returncode == 0 and "guji: lib/bad.txt: " in r.stderr, r.stderr

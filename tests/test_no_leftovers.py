@@ -48,3 +48,22 @@ def test_collate_refuses_a_named_file_it_cannot_read(tmp_path):
     (tmp_path / "lib" / "bad.txt").write_bytes(b"\xff\xfe\x00")
     r = runner.guji(["collate", "lib"], tmp_path)
     assert r.returncode == 0 and "guji: lib/bad.txt: " in r.stderr, r.stderr
+
+
+def _with_stderr_on(device: str, args: list[str], cwd: Path) -> int:
+    """The exit status of ``guji ARGS…`` whose standard error is *device*."""
+    import subprocess
+    import sys
+    with open(device, "w") as err:
+        return subprocess.run([sys.executable, "-m", "guji", *args], cwd=cwd, stderr=err,
+                              stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                              env=runner.environment(), timeout=300).returncode
+
+
+def test_exit_statuses_are_the_documented_ones_whatever_standard_error_is(tmp_path):
+    # with standard error on /dev/full, a bad id exited 1 (not 2), a finished render 1 (not 0)
+    assert _with_stderr_on("/dev/full", ["show", "nosuch"], tmp_path) == 2
+    assert _with_stderr_on("/dev/full", ["render", "lu", "--rate", "8000", "-o", "x.wav"],
+                           tmp_path) == 0
+    assert (tmp_path / "x.wav").stat().st_size > 0
+    assert _with_stderr_on("/dev/full", ["diff", "lu", "xue"], tmp_path) == 1   # they differ

@@ -67,3 +67,20 @@ def test_exit_statuses_are_the_documented_ones_whatever_standard_error_is(tmp_pa
                            tmp_path) == 0
     assert (tmp_path / "x.wav").stat().st_size > 0
     assert _with_stderr_on("/dev/full", ["diff", "lu", "xue"], tmp_path) == 1   # they differ
+
+
+def test_errors_name_the_user_s_paths_never_guji_s_temporary_ones(tmp_path):
+    # over the file size limit: demo and compare named dd/.guji-results.XXXXXXXX.guji-tmp/…,
+    # a PNG's drawing for the browser was a traceback, LilyPond's log several lines
+    from tools import chromium, require
+    chromium()
+    cases = [(["demo", "--write", "-o", "dd"], "guji: dd/lu-1-liji-zhengyi.wav: cannot write: "),
+             (["compare", "lu", "xue", "-o", "c.wav"], "c.wav: cannot write: "),
+             (["draw", "lu", "-o", "x.png"], "guji: x.png: cannot write: ")]
+    if require("lilypond"):
+        cases.append((["sheet", "lu", "-o", "x.pdf"], "guji: LilyPond failed (exit -25): ended by SIGXFSZ"))
+    for args, line in cases:
+        r = runner.guji(args, tmp_path, file_bytes=2048)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert line in r.err_lines[-1] and ".guji-tmp" not in r.stderr, r.stderr
+        assert [p.name for p in tmp_path.iterdir()] in ([], ["dd"]), list(tmp_path.iterdir())

@@ -96,10 +96,21 @@ def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 60
         pdf = os.path.join(tmp, "sheet.pdf")
         if proc.returncode != 0 or not os.path.exists(pdf):
             first = [line for line in proc.stderr.splitlines() if "error" in line.lower()][:3]
+            last = (proc.stderr.strip().splitlines() or [""])[-1][-300:]     # one line
+            if proc.returncode < 0:       # ended by a signal (SIGXFSZ: over the file size limit)
+                last = f"ended by {_signal_name(-proc.returncode)}"
             raise LilyPondError(_("LilyPond failed (exit {status}): {said}").format(
-                status=proc.returncode, said="; ".join(first) or proc.stderr.strip()[-300:]))
+                status=proc.returncode, said="; ".join(first) or last))
         with open(pdf, "rb") as f:
             return LilyPondResult(f.read(), proc.stderr)
+
+
+def _signal_name(number: int) -> str:
+    import signal
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def to_pdf(sheet: Sheet, *, glyphs: str = "above", lilypond: str = "lilypond") -> bytes:

@@ -84,3 +84,10 @@ def test_errors_name_the_user_s_paths_never_guji_s_temporary_ones(tmp_path):
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
         assert line in r.err_lines[-1] and ".guji-tmp" not in r.stderr, r.stderr
         assert [p.name for p in tmp_path.iterdir()] in ([], ["dd"]), list(tmp_path.iterdir())
+
+
+def test_audio_to_a_name_without_an_extension_is_wav_as_documented(tmp_path):
+    # docs/commands.md: "Without an extension, audio is WAV"; it was refused
+    r = runner.guji(["render", "lu", "--rate", "8000", "-o", "noext"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "noext").read_bytes()[:4] == b"RIFF" and "WAV 16-bit" in r.stderr

@@ -137,6 +137,19 @@ def test_a_number_past_what_synthesis_takes_is_one_line_naming_the_range(tmp_pat
     assert not (tmp_path / "x.wav").exists()
 
 
+@pytest.mark.parametrize("table", [
+    'pitch_fall = -0.9\nforce_spread = 12.0\n',      # a stroke's fall was -1.15: ValueError
+    f'mode_gains = [{", ".join(["1000"] * 8)}]\nnoise_level = 1000\nforce_spread = 12.0\n',
+    'pitch_fall = 10\nforce_spread = 12.0\n',
+])
+def test_a_kit_at_the_edge_of_its_ranges_renders(tmp_path, table):
+    # each stroke's parameters (its force, its place) stay within the ranges too
+    (tmp_path / "kit.toml").write_text(f'["鼓"]\n{table}', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "--rate", "8000", "-o", "x.wav"],
+                    tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+
+
 def test_a_sample_that_is_a_loop_of_links_is_one_line(tmp_path):
     """It once raised ``RuntimeError: Symlink loop`` from pathlib's resolve."""
     (tmp_path / "pi.wav").symlink_to("pi.wav")

@@ -141,6 +141,7 @@ def test_a_number_past_what_synthesis_takes_is_one_line_naming_the_range(tmp_pat
     'pitch_fall = -0.9\nforce_spread = 12.0\n',      # a stroke's fall was -1.15: ValueError
     f'mode_gains = [{", ".join(["1000"] * 8)}]\nnoise_level = 1000\nforce_spread = 12.0\n',
     'pitch_fall = 10\nforce_spread = 12.0\n',
+    'level = -90\nforce_spread = 12.0\n',             # a stroke's level was -102 dBFS
 ])
 def test_a_kit_at_the_edge_of_its_ranges_renders(tmp_path, table):
     # each stroke's parameters (its force, its place) stay within the ranges too

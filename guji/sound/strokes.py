@@ -86,7 +86,7 @@ def stroke_params(params: VoiceParams, variant: int) -> VoiceParams:
     u_force, u_place, seed = _draws(params.seed, variant, params.variants)
     db = params.force_spread * (2.0 * u_force - 1.0)
     force = 10.0 ** (db / 20.0)
-    level = min(0.0, params.level + db)
+    level = min(0.0, max(-90.0, params.level + db))       # within the level's range
     if params.sample is not None:
         recordings = (params.sample,) + tuple(params.more_samples)
         return params.replace(sample=recordings[variant % len(recordings)], level=level)

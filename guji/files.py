@@ -301,6 +301,7 @@ def writing(where, *, hint: str = "", errors: tuple = (), binary: bool = True
     the reader of standard output going away stays a :class:`BrokenPipeError`.
     """
     where_to = destination(where, hint=hint, binary=binary)
+    out = None
     try:
         if where_to.streamed:
             out = Output(where_to, None if where_to.path is None else str(where_to.path))
@@ -318,7 +319,19 @@ def writing(where, *, hint: str = "", errors: tuple = (), binary: bool = True
     except (OSError, *errors) as e:
         if isinstance(e, BrokenPipeError) and where_to.path is None:
             raise                     # standard output's reader went away: not an error here
-        raise UsageError(_('{name}: cannot write: {value}').format(name=where_to.name, value=reason(e))) from None
+        raise cannot_write(where_to.name, e, out._path if out is not None else None) from None
+
+
+def cannot_write(name: str, error: BaseException, temporary_path: str | None = None
+                 ) -> UsageError:
+    """The one line for *error* met writing *name*: *name* as the user gave it
+    (:func:`guji.temporary.shown`), and the cause in words (:func:`reason`), the
+    *temporary_path* a library's words may hold named *name* too."""
+    name = temporary.shown(name)
+    why = reason(error)
+    if temporary_path:
+        why = why.replace(temporary_path, name)
+    return UsageError(_('{name}: cannot write: {value}').format(name=name, value=why))
 
 
 def make_folder(path: str | os.PathLike, *, parents: bool = False) -> tuple[Path, bool]:

@@ -115,6 +115,15 @@ def is_temporary(name: str) -> bool:
     return name.startswith(".") and name.endswith(SUFFIX)
 
 
+def shown(name: str) -> str:
+    """*name* as a user reads it: a file being written in a temporary folder
+    of :func:`staged` (``out/.guji-results.XXXXXXXX.guji-tmp/lu.wav``) named
+    where it goes (``out/lu.wav``). Messages never name guji's temporary paths."""
+    parts = name.split(os.sep)
+    kept = [p for p in parts[:-1] if not (p.startswith(".guji-results.") and is_temporary(p))]
+    return os.sep.join(kept + parts[-1:]) if len(kept) < len(parts) - 1 else name
+
+
 def sweep(folder: str | os.PathLike) -> list[str]:
     """Remove the temporary files and folders in *folder* that no running guji
     holds (left by one that was killed); return their names. Never fails."""

@@ -113,6 +113,80 @@ def test_a_bad_kit_file_is_one_line(tmp_path, text, words):
     assert not (tmp_path / "x.wav").exists()
 
 
+def test_a_number_past_what_synthesis_takes_is_one_line_naming_the_range(tmp_path):
+    """1e308 passes the finite check; ``noise_decay = 1e308`` once raised
+    ``OverflowError`` (a noise burst 8·10³⁰⁸ s long) and big gains gave NaN."""
+    kit = tmp_path / "kit.toml"
+    for key, value, words in [
+            ("noise_decay", "1e308", "noise_decay must be more than 0 and at most 10 seconds"),
+            ("fundamental", "1e308", "fundamental must be more than 0 and at most 20000 Hz"),
+            ("mode_gains", "[1e308, 1, 1, 1, 1, 1, 1, 1]", "mode_gains must be from 0 to 1000"),
+            ("mode_ratios", "[1, 1e308, 1, 1, 1, 1, 1, 1]", "mode_ratios must be more than 0 and"),
+            ("mode_decays", "[1, 1, 1e308, 1, 1, 1, 1, 1]", "mode_decays must be more than 0 and"),
+            ("pitch_fall", "1e308", "pitch_fall must be more than -1 and at most 10"),
+            ("pitch_fall_time", "1e308", "pitch_fall_time must be more than 0 and at most 10 s"),
+            ("noise_level", "1e308", "noise_level must be from 0 to 1000"),
+            ("noise_cutoff", "1e308", "noise_cutoff must be from 0 to 100000 Hz")]:
+        kit.write_text(f'["鼙"]\n{key} = {value}\n', encoding="utf-8")
+        with pytest.raises(UsageError) as e:
+            load_kit(kit)
+        assert str(e.value).startswith(f"{kit}: [鼙] {words}"), (key, str(e.value))
+    kit.write_text('["鼓"]\nnoise_decay = 1e308\n', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "-o", "x.wav"], tmp_path)
+    refused(r, "kit.toml: [鼓] noise_decay must be more than 0 and at most 10 seconds, not 1e+308")
+    assert not (tmp_path / "x.wav").exists()
+
+
+@pytest.mark.parametrize("table", [
+    'pitch_fall = -0.9\nforce_spread = 12.0\n',      # a stroke's fall was -1.15: ValueError
+    f'mode_gains = [{", ".join(["1000"] * 8)}]\nnoise_level = 1000\nforce_spread = 12.0\n',
+    'pitch_fall = 10\nforce_spread = 12.0\n',
+    'level = -90\nforce_spread = 12.0\n',             # a stroke's level was -102 dBFS
+])
+def test_a_kit_at_the_edge_of_its_ranges_renders(tmp_path, table):
+    # each stroke's parameters (its force, its place) stay within the ranges too
+    (tmp_path / "kit.toml").write_text(f'["鼓"]\n{table}', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "--rate", "8000", "-o", "x.wav"],
+                    tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_sample_that_is_a_loop_of_links_is_one_line(tmp_path):
+    """It once raised ``RuntimeError: Symlink loop`` from pathlib's resolve."""
+    (tmp_path / "pi.wav").symlink_to("pi.wav")
+    (tmp_path / "kit.toml").write_text('["鼙"]\nsample = "pi.wav"\n', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "-o", "x.wav"], tmp_path)
+    refused(r, "kit.toml: [鼙] sample pi.wav: too many levels of symbolic links")
+    assert not (tmp_path / "x.wav").exists()
+
+
+def forged_rf64(path: Path, data_bytes: int) -> None:
+    """An RF64 recording whose ds64 chunk gives *data_bytes* of data."""
+    sf.write(path, hit(RATE, 1), RATE, format="RF64", subtype="PCM_16")
+    raw = bytearray(path.read_bytes())
+    at = raw.index(b"ds64") + 8 + 8                  # riff size, then data size
+    raw[at:at + 8] = data_bytes.to_bytes(8, "little")
+    path.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize("data_bytes, words", [
+    # libsndfile seeks past the end: the callback's OSError was printed as
+    # "Exception ignored from cffi callback" with a traceback, then the render went on
+    (2 ** 63 - 1, "a seek to byte 9,223,372,036,854,775,807: invalid argument"),
+    # the message held "Error opening <_io.BufferedReader name='…'>"
+    (2 ** 64 - 1, "(Unspecified internal error.)"),
+])
+def test_a_forged_rf64_recording_is_one_line(tmp_path, data_bytes, words):
+    forged_rf64(tmp_path / "pi.wav", data_bytes)
+    (tmp_path / "kit.toml").write_text('["鼙"]\nsample = "pi.wav"\n', encoding="utf-8")
+    r = runner.guji(["render", "lu", "--kit", "kit.toml", "-o", "x.wav"], tmp_path)
+    refused(r, "pi.wav: cannot read this recording ", words)
+    assert "<_io" not in r.stderr and not (tmp_path / "x.wav").exists()
+    r = runner.guji(["render", "lu", "--room", "pi.wav", "-o", "x.wav"], tmp_path)
+    refused(r, "--room pi.wav: not a readable WAV, FLAC or OGG file ", words)
+    assert "<_io" not in r.stderr and not (tmp_path / "x.wav").exists()
+
+
 def test_a_huge_kit_file_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "kit.toml"
     with open(big, "wb") as f:

@@ -9,6 +9,7 @@ extra strokes, noise at −30 dB and below.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -148,6 +149,10 @@ def test_the_text_report(tmp_path):
     (lambda d: (d / "take.wav").write_bytes(b"not audio at all"), "cannot read this recording"),
     (lambda d: (d / "take.wav").mkdir(), "a folder"),
     (lambda d: sf.write(d / "take.wav", np.zeros((0, 1)), 48000), "empty"),
+    # once "no such recording", an untruth
+    (lambda d: (d / "take.wav").symlink_to("take.wav"), "cannot read: too many levels of symbolic"),
+    # a FIFO with no writer once waited forever
+    (lambda d: os.mkfifo(d / "take.wav"), "take.wav: not a file"),
 ])
 def test_bad_recordings_are_one_line(tmp_path, make, words):
     make(tmp_path)

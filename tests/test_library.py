@@ -148,3 +148,21 @@ def test_read_bracketed_in_a_library_as_alone(tmp_path):
         assert [p["id"].split("@")[0] for p in objects["quoted.txt"]["patterns"]] == ["lu:1"]
     without = guji(["scan", str(top), "--json"], tmp_path)
     assert [o["patterns"] for o in lines_of(without)] == [[], []]
+
+
+def test_links_in_a_loop_are_skipped_and_said(tmp_path):
+    """A link to itself once raised ``OSError: [Errno 40]`` from the walk, and
+    a link to a folder above was walked until the path was too long."""
+    top = tmp_path / "lib"
+    (top / "a").mkdir(parents=True)
+    (top / "a" / "t.txt").write_text("魯鼓 ○□○○□半○□○\n", encoding="utf-8")
+    (top / "self.txt").symlink_to("self.txt")
+    (top / "a" / "up").symlink_to("..")
+    items = list(walk([str(top)]))
+    assert items == [str(top / "a" / "t.txt"),
+                     Skipped(str(top / "a" / "up"), "a link to a folder it is in (a loop)"),
+                     Skipped(str(top / "self.txt"),
+                             "cannot read: too many levels of symbolic links")]
+    r = guji(["scan", "lib", "--json"], tmp_path)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert [json.loads(line)["file"] for line in r.stdout.decode().splitlines()] == ["lib/a/t.txt"]

@@ -217,6 +217,19 @@ def test_the_limiter_works_its_reduction_out_where_it_can_be_above_0_only():
         assert np.array_equal(got[0], want[0]) and got[1:] == want[1:], d
 
 
+def test_a_peak_only_in_the_context_out_of_reach_turns_nothing_down():
+    # a chunk whose only frames over the aim lie in its context beyond its
+    # look-ahead (or before its smoothing window): nothing to turn down. It once
+    # raised IndexError (`guji demo --write --interval 1.5117087697748306 --count-in 10`)
+    limiter = Limiter(8000, 2, 10**6, 1.0, -1.0)
+    w, ctx = limiter.ahead, limiter.context
+    for at in (-1, -2, 0, 1):                   # the last frames, the first ones
+        x = np.zeros((300 + 2 * ctx, 2), dtype=np.float32)
+        x[at] = 0.99
+        out, carry, turned_down = limiter.limit_span(x, 0, None, 1)
+        assert np.array_equal(out, x[ctx:-ctx]) and (carry, turned_down) == (0, ()), at
+
+
 def _render(tmp_path, name, args):
     run = guji(["render", *args, "-o", name], tmp_path)
     assert run.returncode == 0, run.stderr

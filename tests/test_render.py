@@ -298,6 +298,9 @@ def test_repeat_10000_never_holds_the_whole_signal(lu):
     ("a.flac", None, "24", ("FLAC", "PCM_24")),
     ("a.ogg", None, None, ("OGG", "VORBIS")),
     ("a.out", "flac", None, ("FLAC", "PCM_16")),
+    ("a", None, None, ("WAV", "PCM_16")),          # no extension: WAV, as documented (was refused)
+    ("a", None, "24", ("WAV", "PCM_24")),
+    ("a", "flac", None, ("FLAC", "PCM_16")),
 ])
 def test_audio_format_from_extension_or_option(name, fmt, sub, expect):
     assert audio_format(name, fmt, sub) == expect
@@ -305,7 +308,7 @@ def test_audio_format_from_extension_or_option(name, fmt, sub, expect):
 
 @pytest.mark.parametrize("name, fmt, sub, message", [
     ("a.mp3", None, None, "cannot tell the audio format"),
-    ("a", None, None, "cannot tell the audio format"),
+    ("a.txt", None, None, "cannot tell the audio format"),
     ("a.wav", "flac", None, "the extension says WAV"),
     ("a.flac", None, "float", "FLAC cannot hold float"),
     ("a.ogg", None, "16", "OGG cannot hold 16"),

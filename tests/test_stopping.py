@@ -203,3 +203,35 @@ def test_an_import_a_signal_broke_is_the_stop_not_a_traceback(tmp_path):
     r = runner.wrapped(BROKEN_IMPORT, ["render", "lu", "--rate", "8000", "-o", "lu.wav"], tmp_path)
     assert (r.returncode, r.err_lines) == (129, ["guji: hung up (SIGHUP)"]), r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+#: Sends *SIGNUM* to this process once LilyPond has made a temporary file of its
+#: own (``lilypond-tmp-*``, Ghostscript's ``gs_*``) anywhere under ``$TMPDIR``.
+IN_LILYPOND = """
+import os, signal, subprocess, time
+_communicate = subprocess.Popen.communicate
+def _hook(self, *args, **kwargs):
+    if "lilypond" in str(self.args[0]):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+                name.startswith(("lilypond-tmp-", "gs_"))
+                for _d, _s, names in os.walk(os.environ["TMPDIR"]) for name in names):
+            time.sleep(0.005)
+        os.kill(os.getpid(), {signum})
+    return _communicate(self, *args, **kwargs)
+subprocess.Popen.communicate = _hook
+"""
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_while_lilypond_engraves_leaves_nothing_in_tmpdir(tmp_path, signum, status):
+    # LilyPond's own lilypond-tmp-* (up to 3.1 MB) was left in $TMPDIR by 6 runs of 14
+    from tools import require
+    require("lilypond")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    (tmp_path / "out").mkdir()
+    r = runner.wrapped(IN_LILYPOND.format(signum=int(signum)), ["sheet", "lu", "-o", "x.pdf"],
+                       tmp_path / "out", env=runner.environment(TMPDIR=str(temp)))
+    assert r.returncode == status and "Traceback" not in r.stderr, r.stderr
+    assert list(temp.iterdir()) == [] and list((tmp_path / "out").iterdir()) == []

@@ -86,7 +86,7 @@ def test_modes_above_nyquist_are_left_out():
 
 @pytest.mark.parametrize("changes, message", [
     (dict(mode_gains=(1.0,)), "mode_gains needs 8 values"),
-    (dict(mode_decays=(1.0, -1, 1, 1, 1, 1, 1, 1)), "mode_decays must be positive"),
+    (dict(mode_decays=(1.0, -1, 1, 1, 1, 1, 1, 1)), "mode_decays must be more than 0"),
     (dict(pan=1.5), "pan must be between"),
     (dict(level=3.0), "level must be between"),
     (dict(fundamental="low"), "fundamental must be a number"),

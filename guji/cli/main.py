@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     differ), 2 (a user error, one line), 130 (Ctrl-C), 128 + n (stopped by
     signal n: SIGTERM 143, SIGHUP 129)."""
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = SafeStream(CheckedOutput(stdout)), SafeStream(stderr or _Nowhere())
+    sys.stdout = SafeStream(CheckedOutput(stdout))
+    sys.stderr = SafeStream(_Unfailing(stderr) if stderr else _Nowhere())
     try:
         with stopping(), encoded(stdout, stderr):
             try:
@@ -220,6 +221,31 @@ def _end_now(status: int) -> None:
         except (OSError, ValueError, AttributeError):
             pass
     os._exit(status)
+
+
+class _Unfailing:
+    """Standard error that cannot fail: what cannot be written there (a full
+    disk, ``2>/dev/full``, a closed pipe) is lost, quietly, and the exit status
+    stays the command's. Everything but writing is the stream's own."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            self.stream.write(text)
+        except (OSError, ValueError):
+            pass
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
 
 
 class _Nowhere:

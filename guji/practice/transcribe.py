@@ -12,6 +12,7 @@ is measured from the file's header before anything is read, against
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from ..i18n import _
 from .. import limits
 from ..errors import UsageError
+from ..files import reason as cause
 from ..limits import LimitError, duration_text
 from .drums import classify, low_share, threshold_for
 from .onsets import MIN_GAP, find_hits
@@ -80,14 +82,21 @@ def transcribe(path: str | os.PathLike) -> Transcription:
     naming the file when it cannot be read, :class:`LimitError` when too long."""
     import soundfile as sf
     p = os.fspath(path)
-    if not os.path.exists(p):
-        raise UsageError(_('{p}: no such recording').format(p=p))
-    if os.path.isdir(p):
+    try:
+        mode = os.stat(p).st_mode
+    except FileNotFoundError:
+        raise UsageError(_('{p}: no such recording').format(p=p)) from None
+    except OSError as e:                     # a loop of links, no permission …
+        raise UsageError(_('{value}: cannot read: {value2}').format(value=p, value2=cause(e))) from None
+    if stat.S_ISDIR(mode):
         raise UsageError(_('{p}: a folder, not a recording').format(p=p))
+    if not stat.S_ISREG(mode):               # a FIFO with no writer would wait forever
+        raise UsageError(_('{p}: not a file').format(p=p))
     try:
         f = sf.SoundFile(p)
     except Exception as e:  # libsndfile: RuntimeError / LibsndfileError / TypeError
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        words = getattr(e, "error_string", None) or str(e)     # not "Error opening 'NAME': …"
+        reason = words.splitlines()[0] if words else type(e).__name__
         raise UsageError(_('{p}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(p=p, reason=reason)) \
             from None
     with f:

@@ -70,7 +70,9 @@ class LilyPondResult:
 
 def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 600) -> LilyPondResult:
     """Engrave LilyPond *source* to PDF, in a temporary folder, point-and-click
-    links off (they would hold the temporary path).
+    links off (they would hold the temporary path). LilyPond's own temporary
+    files are made in that folder too (``TMPDIR``), so it is all removed on
+    every exit, a stop included.
 
     Raises :class:`~guji.errors.UsageError` when the program is missing,
     :class:`LilyPondError` when it fails.
@@ -81,18 +83,34 @@ def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 60
     with tempfile.TemporaryDirectory(prefix="guji-ly-", ignore_cleanup_errors=True) as tmp:
         with open(os.path.join(tmp, "sheet.ly"), "w", encoding="utf-8") as f:
             f.write(source)
+        # LilyPond's and Ghostscript's own temporary files (lilypond-tmp-*, gs_*) go in
+        # guji's folder too: ended by a stop, they could not remove them themselves
+        own = os.path.join(tmp, "tmp")
+        os.mkdir(own)
+        env = dict(os.environ, TMPDIR=own, TMP=own, TEMP=own)
         try:     # LilyPond and its Ghostscript ended together on a stop (guji.processes)
             proc = processes.run([exe, "-dno-point-and-click", "-o", "sheet", "sheet.ly"],
-                                 cwd=tmp, timeout=timeout)
+                                 cwd=tmp, env=env, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise LilyPondError(_('LilyPond took more than {timeout:g} s').format(timeout=timeout)) from None
         pdf = os.path.join(tmp, "sheet.pdf")
         if proc.returncode != 0 or not os.path.exists(pdf):
             first = [line for line in proc.stderr.splitlines() if "error" in line.lower()][:3]
+            last = (proc.stderr.strip().splitlines() or [""])[-1][-300:]     # one line
+            if proc.returncode < 0:       # ended by a signal (SIGXFSZ: over the file size limit)
+                last = f"ended by {_signal_name(-proc.returncode)}"
             raise LilyPondError(_("LilyPond failed (exit {status}): {said}").format(
-                status=proc.returncode, said="; ".join(first) or proc.stderr.strip()[-300:]))
+                status=proc.returncode, said="; ".join(first) or last))
         with open(pdf, "rb") as f:
             return LilyPondResult(f.read(), proc.stderr)
+
+
+def _signal_name(number: int) -> str:
+    import signal
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def to_pdf(sheet: Sheet, *, glyphs: str = "above", lilypond: str = "lilypond") -> bytes:

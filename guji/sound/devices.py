@@ -65,6 +65,7 @@ class AudioDeviceError(GujiError):
 
 def sounddevice_module():
     """Import sounddevice, or raise :class:`AudioDeviceError` when PortAudio is missing."""
+    _pulse_runtime_of_our_own()
     try:
         import sounddevice
     except OSError as e:   # sounddevice raises OSError('PortAudio library not found')
@@ -75,6 +76,35 @@ def sounddevice_module():
         raise AudioDeviceError(_('cannot play sound: the sounddevice package is missing'),
                                install="pip install sounddevice") from None
     return sounddevice
+
+
+def _pulse_runtime_of_our_own() -> None:
+    """Keep libpulse's runtime folder out of ``$TMPDIR`` where it would be left.
+
+    PortAudio's probe reaches libpulse (ALSA's ``pulse`` plugin). With no
+    ``PULSE_RUNTIME_PATH`` and no ``XDG_RUNTIME_DIR``, libpulse keeps its runtime
+    folder where a link in its configuration folder (``~/.config/pulse/ID-runtime``)
+    points; without one it makes ``$TMPDIR/pulse-XXXXXXXXXXXX`` and the link, and
+    leaves both. No server can be reached through a folder made just now, so
+    then guji names one of its own (``PULSE_RUNTIME_PATH``) in a temporary folder
+    removed when guji exits. A link already there, or either variable set, is
+    left to libpulse as it is (a server may be listening there)."""
+    import os
+    if os.environ.get("PULSE_RUNTIME_PATH") or os.environ.get("XDG_RUNTIME_DIR"):
+        return
+    from pathlib import Path
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "pulse"
+    try:
+        if any(p.name.endswith("-runtime") and p.is_dir() for p in config.iterdir()):
+            return
+    except OSError:                  # no such folder yet: libpulse would make it
+        pass
+    import atexit
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="guji-pulse-")
+    atexit.register(shutil.rmtree, folder, True)
+    os.environ["PULSE_RUNTIME_PATH"] = os.path.join(folder, "pulse")
 
 
 @dataclass(frozen=True)

@@ -64,13 +64,13 @@ def audio_format(path: str | os.PathLike, format: str | None = None,
     """The ``(format, subtype)`` to write *path* with, as libsndfile names them.
 
     *format* (``wav``, ``flac``, ``ogg``) defaults to the extension of
-    *path*, or WAV for a *streamed* destination without one (``/dev/null``,
-    ``-``: :func:`guji.files.destination`); *subtype* (``16``, ``24``,
+    *path*, or WAV for a name without one (``out``, ``/dev/null``, ``-``; a
+    *streamed* destination, :func:`guji.files.destination`, or a file alike); *subtype* (``16``, ``24``,
     ``float`` or a libsndfile name) defaults to 16-bit (WAV, FLAC) or Vorbis
     (OGG). Raise :class:`UsageError` for what cannot be written.
     """
     ext = Path(path).suffix.lower() if os.fspath(path) != "-" else ""
-    if format is None and streamed and not ext:
+    if format is None and not ext:
         format = "wav"
     if format is None:
         if ext not in EXTENSIONS:
@@ -272,7 +272,7 @@ def _write_sndfile(out, mix: Mix, fmt: str, sub: str, size: int, batch: int,
         if sink.error is not None:
             raise sink.error from None
         if isinstance(e, sf.LibsndfileError):
-            raise OSError(0, str(e).splitlines()[0]) from None
+            raise OSError(0, e.error_string) from None    # not "Error opening <SinkIO …>"
         raise
     if sink.error is not None:
         raise sink.error

@@ -236,7 +236,10 @@ def _kit_from_toml(path: Path, rate: int) -> Kit:
                 raise UsageError(_('{path}: [{key}] sample must be the path of a recording').format(path=path, key=key))
             if "\0" in sample:
                 raise UsageError(_('{path}: [{key}] sample {value} holds a NUL character: no file can have that name').format(path=path, key=key, value=escape_controls(sample)))
-            changes["sample"] = str((path.parent / Path(sample).expanduser()).resolve())
+            try:
+                changes["sample"] = str((path.parent / Path(sample).expanduser()).resolve())
+            except (OSError, RuntimeError):     # a loop of links (RuntimeError before 3.13)
+                raise UsageError(_('{path}: [{key}] sample {value}: too many levels of symbolic links').format(path=path, key=key, value=escape_controls(sample))) from None
         for name in ("mode_ratios", "mode_gains", "mode_decays"):
             if name in changes and not isinstance(changes[name], list):
                 raise UsageError(_('{path}: [{key}] {name} must be a list of numbers').format(path=path, key=key, name=name))

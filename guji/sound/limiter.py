@@ -298,6 +298,8 @@ class Limiter:
         # integers exactly, and the frames turned down and their curve the same.
         inside = (at >= lo) & (at < hi + w - 1)
         at, units = at[inside], units[inside]
+        if len(at) == 0 and not reach:   # over the aim only in the context, out of reach
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
         starts = np.maximum(at - (w - 1), lo)
         ends = np.minimum(at + units // self.slope + 1, hi)
         if reach:

@@ -88,14 +88,23 @@ def resample(x: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
 @functools.lru_cache(maxsize=32)
 def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, int]:
     import soundfile as sf
+    from .vio import SourceIO, read_failure
+    failed: BaseException | None = None
     try:
-        with open(path, "rb") as raw, sf.SoundFile(raw) as f:    # any name
-            frames, source_rate = _measured(path, f)
-            mono = _read_mono(f, frames)
-    except UsageError:
-        raise
-    except Exception as e:  # libsndfile's errors are RuntimeError / LibsndfileError / TypeError
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        with open(path, "rb") as raw:
+            source = SourceIO(raw, path)
+            try:
+                with sf.SoundFile(source) as f:    # any name
+                    frames, source_rate = _measured(path, f)
+                    mono = _read_mono(f, frames)
+            except UsageError:
+                raise
+            except Exception as e:  # libsndfile's: RuntimeError / LibsndfileError / TypeError
+                failed = e
+    except OSError as e:
+        failed, source = e, SourceIO(None, path)
+    reason = read_failure(failed, source)
+    if reason is not None:
         raise UsageError(_('{path}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(path=path, reason=reason)) from None
     if len(mono) == 0:
         raise UsageError(_('{path}: the recording is empty').format(path=path))

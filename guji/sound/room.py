@@ -115,14 +115,19 @@ def _file_response(path: str, rate: int, channels: int) -> np.ndarray:
         raise UsageError(_("--room {path}: not dry, hall, court or an impulse response file")
                          .format(path=path))
     import soundfile as sf
+    from .vio import SourceIO, read_failure
+    source, failed = SourceIO(None, path), None
     try:
-        with open(path, "rb") as f, sf.SoundFile(f) as s:
+        with open(path, "rb") as f, sf.SoundFile(source := SourceIO(f, path)) as s:
             source_rate = s.samplerate
             data = s.read(min(s.frames, int(MAX_IR_SECONDS * source_rate)), dtype="float64",
                           always_2d=True)
-    except (sf.LibsndfileError, RuntimeError, OSError) as e:
+    except (sf.LibsndfileError, RuntimeError, TypeError, OSError) as e:
+        failed = e
+    reason = read_failure(failed, source)
+    if reason is not None:
         raise UsageError(_("--room {path}: not a readable WAV, FLAC or OGG file ({reason})")
-                         .format(path=path, reason=str(e).splitlines()[0])) from None
+                         .format(path=path, reason=reason)) from None
     cols = [resample(np.ascontiguousarray(data[:, min(c, data.shape[1] - 1)]), source_rate, rate)
             for c in range(channels)]
     out = np.stack(cols, axis=1)

@@ -38,7 +38,7 @@ import math
 
 import numpy as np
 
-from .synth import MEMBRANE_RATIOS, VoiceParams
+from .synth import MEMBRANE_RATIOS, RANGES, VoiceParams
 
 #: (m, n) of each mode of :data:`MEMBRANE_RATIOS`, and j_mn, the n-th zero of J_m.
 MEMBRANE_MODES: tuple[tuple[int, float], ...] = (
@@ -86,7 +86,7 @@ def stroke_params(params: VoiceParams, variant: int) -> VoiceParams:
     u_force, u_place, seed = _draws(params.seed, variant, params.variants)
     db = params.force_spread * (2.0 * u_force - 1.0)
     force = 10.0 ** (db / 20.0)
-    level = min(0.0, params.level + db)
+    level = min(0.0, max(-90.0, params.level + db))       # within the level's range
     if params.sample is not None:
         recordings = (params.sample,) + tuple(params.more_samples)
         return params.replace(sample=recordings[variant % len(recordings)], level=level)
@@ -96,9 +96,15 @@ def stroke_params(params: VoiceParams, variant: int) -> VoiceParams:
     place = _position_factors(params, r)
     gains = tuple(g * p * force ** (k / max(n - 1, 1))
                   for k, (g, p) in enumerate(zip(params.mode_gains, place)))
-    return params.replace(mode_gains=gains, level=level, seed=seed,
-                          noise_level=params.noise_level * force,
-                          pitch_fall=params.pitch_fall * math.sqrt(force))
+    noise = params.noise_level * force
+    most, top = max(*gains, noise), RANGES["mode_gains"][2]
+    if most > top:      # within range; scaled together, the hit is the same (its peak is level)
+        gains = tuple(min(top, g * (top / most)) for g in gains)
+        noise = min(top, noise * (top / most))
+    fall = params.pitch_fall * math.sqrt(force)          # within (-1, 10]
+    fall = max(min(fall, RANGES["pitch_fall"][2]), min(params.pitch_fall, -0.99))
+    return params.replace(mode_gains=gains, level=level, seed=seed, noise_level=noise,
+                          pitch_fall=fall)
 
 
 def _draws(seed: int, variant: int, variants: int) -> tuple[float, float, int]:

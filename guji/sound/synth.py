@@ -63,6 +63,8 @@ from typing import Any
 
 import numpy as np
 
+from .shaping import _one_pole_lowpass, shape, without_dc
+
 #: Mode frequencies of an ideal circular membrane relative to the lowest
 #: (zeros of the Bessel functions j_mn / j_01): modes (0,1) (1,1) (2,1) (0,2)
 #: (3,1) (1,2) (4,1) (2,2).
@@ -180,19 +182,11 @@ class VoiceParams:
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} needs {n} values, one per mode ratio, "
                                  f"not {len(getattr(self, name))}")
-        _check(self.fundamental > 0, "fundamental must be a positive frequency in Hz")
-        _check(all(r > 0 for r in self.mode_ratios), "mode_ratios must be positive")
-        _check(all(g >= 0 for g in self.mode_gains), "mode_gains must be 0 or more")
-        _check(all(d > 0 for d in self.mode_decays), "mode_decays must be positive seconds")
-        _check(self.pitch_fall > -1, "pitch_fall must be more than -1")
-        _check(self.pitch_fall_time > 0, "pitch_fall_time must be positive seconds")
-        _check(self.noise_level >= 0, "noise_level must be 0 or more")
-        _check(self.noise_decay > 0, "noise_decay must be positive seconds")
-        _check(self.noise_cutoff >= 0, "noise_cutoff must be 0 (white) or a frequency in Hz")
-        _check(self.attack >= 0, "attack must be 0 or more seconds")
-        _check(0 < self.length <= MAX_RECORDING_SECONDS,
-               f"length must be more than 0 and at most {MAX_RECORDING_SECONDS:g} seconds")
-        _check(self.fade >= 0, "fade must be 0 or more seconds")
+        for name, (low, above, high, unit) in RANGES.items():
+            for value in _values(getattr(self, name)):
+                _check(low < value <= high if above else low <= value <= high,
+                       f"{name} must be {'more than' if above else 'from'} {low:g} "
+                       f"{'and at most' if above else 'to'} {high:g}{unit}, not {value:g}")
         _check(self.attack + self.fade <= self.length, "attack + fade must fit in length")
         _check(-90 <= self.level <= 0, "level must be between -90 and 0 dBFS")
         _check(-1 <= self.pan <= 1, "pan must be between -1 (left) and 1 (right)")
@@ -210,6 +204,32 @@ class VoiceParams:
     def replace(self, **changes: Any) -> "VoiceParams":
         """A copy with some fields changed (validated again)."""
         return dataclasses.replace(self, **changes)
+
+
+#: The range of each number of a voice: ``(low, above, high, unit)``, the
+#: value more than *low* (*above*) or from *low*, and at most *high*. The
+#: synthesis computes with them in floating point (a noise burst
+#: ``8 × noise_decay × rate`` samples long, modes summed at their gains), so
+#: each is bounded well inside what it can take: a kit's ``1e308`` is refused
+#: here, in one line, instead of overflowing there.
+RANGES: dict[str, tuple[float, bool, float, str]] = {
+    "fundamental": (0, True, 20_000, " Hz"),
+    "mode_ratios": (0, True, 100, ""),
+    "mode_gains": (0, False, 1000, ""),
+    "mode_decays": (0, True, 1000, " seconds"),
+    "pitch_fall": (-1, True, 10, ""),
+    "pitch_fall_time": (0, True, 10, " seconds"),
+    "noise_level": (0, False, 1000, ""),
+    "noise_decay": (0, True, 10, " seconds"),
+    "noise_cutoff": (0, False, 100_000, " Hz"),
+    "attack": (0, False, MAX_RECORDING_SECONDS, " seconds"),
+    "length": (0, True, MAX_RECORDING_SECONDS, " seconds"),
+    "fade": (0, False, MAX_RECORDING_SECONDS, " seconds"),
+}
+
+
+def _values(value: Any) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
 
 
 def _variation_checks(p: VoiceParams) -> None:
@@ -352,47 +372,3 @@ def synthesize(params: VoiceParams, rate: int) -> np.ndarray:
     if peak == 0:
         raise ValueError("the voice is silent at this sample rate (every mode above 0.45 × rate)")
     return out * (params.gain / peak)
-
-
-def without_dc(x: np.ndarray) -> np.ndarray:
-    """*x* with its mean taken out as a smooth bump, so the hit sums to zero.
-
-    A struck membrane's decaying modes and the stick noise leave a hit with a
-    small mean (4·10⁻⁴ of full scale for the default 鼓), and hits that
-    overlap add it up into an offset of the whole render (2.5·10⁻³ at a
-    0.15 s interval). Subtracting a constant would put a step at the hit's
-    end; subtracting ``k`` times a Hann window over the whole hit (zero at
-    both ends, its energy below 1 Hz) takes out exactly the sum and leaves
-    nothing audible. float64 in, float64 out.
-    """
-    n = len(x)
-    if n < 2:
-        return x
-    window = np.sin(np.pi * (np.arange(n) + 0.5) / n) ** 2
-    return x - (float(np.sum(x, dtype=np.float64)) / float(window.sum())) * window
-
-
-def _one_pole_lowpass(x: np.ndarray, cutoff: float, rate: int) -> np.ndarray:
-    a = 1.0 - math.exp(-2.0 * math.pi * cutoff / rate)
-    y = np.empty_like(x)
-    acc = 0.0
-    for i, v in enumerate(x.tolist()):
-        acc += a * (v - acc)
-        y[i] = acc
-    return y
-
-
-def shape(x: np.ndarray, attack: float, fade: float, rate: int) -> None:
-    """Raised-cosine attack and fade, in place.
-
-    The first *attack* seconds of *x* rise from 0, the last *fade* seconds
-    fall to 0 (each cut to the length of *x*). Used on every synthesised hit
-    and on recordings (:mod:`guji.sound.recordings`).
-    """
-    n = len(x)
-    a = min(n, int(round(attack * rate)))
-    if a > 0:
-        x[:a] *= 0.5 - 0.5 * np.cos(np.pi * np.arange(a) / a)
-    f = min(n, int(round(fade * rate)))
-    if f > 0:
-        x[n - f:] *= 0.5 + 0.5 * np.cos(np.pi * (np.arange(f) + 1) / f)

@@ -186,3 +186,70 @@ class SinkIO:
         if self._pending and self.error is None:
             self.file.write(bytes(self._pending))
             self._pending.clear()
+
+
+class SourceIO:
+    """A file libsndfile reads through (soundfile's virtual I/O): *file*, named *name*.
+
+    libsndfile calls :meth:`read`, :meth:`seek` and :meth:`tell` from C; an
+    exception raised there would only be printed (``Exception ignored from
+    cffi callback`` and a traceback) while libsndfile went on. Here the first
+    one is kept instead, as words (:attr:`error`), and the call answers as a
+    file that cannot go there would: a failed read reads nothing, a failed seek
+    stays where it was. A forged RF64 header whose data size is 2⁶³ − 1 makes
+    libsndfile seek there. :func:`read_failure` says it once. The object shows
+    as its *name* (soundfile puts the file in its messages).
+    """
+
+    def __init__(self, file, name: str):
+        self.file, self.name = file, name
+        self.error: str | None = None
+
+    def read(self, n: int = -1) -> bytes:
+        try:
+            return self.file.read(n)
+        except Exception as e:
+            self._keep(f"a read of {n:,} bytes", e)
+            return b""
+
+    def readinto(self, buffer) -> int:
+        try:
+            return self.file.readinto(buffer) or 0
+        except Exception as e:
+            self._keep(f"a read of {len(buffer):,} bytes", e)
+            return 0
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        try:
+            return self.file.seek(offset, whence)
+        except Exception as e:
+            self._keep(f"a seek to byte {offset:,}", e)
+            return self.tell()
+
+    def tell(self) -> int:
+        try:
+            return self.file.tell()
+        except Exception as e:
+            self._keep("asking the position", e)
+            return 0
+
+    def _keep(self, what: str, error: Exception) -> None:
+        if self.error is None:
+            words = getattr(error, "strerror", None) or str(error) or type(error).__name__
+            self.error = f"{what}: {words[:1].lower() + words[1:]}"
+
+    def __repr__(self) -> str:
+        return repr(self.name)
+
+
+def read_failure(error: BaseException | None, source: SourceIO) -> str | None:
+    """Why libsndfile could not read *source*, in one phrase (None: it could):
+    what its calls back met (:attr:`SourceIO.error`), else libsndfile's own
+    words without soundfile's ``Error opening FILE:`` before them."""
+    if source.error is not None:
+        return source.error
+    if error is None:
+        return None
+    words = (getattr(error, "error_string", None) or getattr(error, "strerror", None)
+             or str(error) or type(error).__name__)
+    return words.splitlines()[0].strip() or type(error).__name__

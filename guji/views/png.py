@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import processes, system
 from ..errors import UsageError
-from ..files import check_target, writing
+from ..files import cannot_write, check_target, writing
 from ..page_words import _
 from .svg import Drawing
 
@@ -75,7 +75,10 @@ def svg_to_png(drawing_: Drawing, path: str | os.PathLike, *, scale: float = 2.0
     w, h = int(round(drawing_.width)), int(round(drawing_.height))
     with tempfile.TemporaryDirectory(prefix="guji-png-", ignore_cleanup_errors=True) as tmpdir:
         svg_file = Path(tmpdir) / "drawing.svg"
-        svg_file.write_text(drawing_.svg(xml_declaration=True), encoding="utf-8")
+        try:
+            svg_file.write_text(drawing_.svg(xml_declaration=True), encoding="utf-8")
+        except OSError as e:          # a full disk: named as the PNG, not guji's temporary file
+            raise cannot_write(str(path), e) from None
         shot = Path(tmpdir) / "shot.png"
         cmd = [exe, *BROWSER_FLAGS, f"--user-data-dir={tmpdir}/profile",
                f"--force-device-scale-factor={scale:g}", f"--window-size={w},{h}",

@@ -94,6 +94,8 @@ def _editions_found(args) -> list[str]:
     found = []
     try:
         for done in library_scans(args, tally):
+            if done.error and done.path in args.files:    # named by the user: not skipped
+                raise UsageError(done.error)
             if done.error:
                 print(_('guji: {error}').format(error=done.error), file=sys.stderr)
             elif done.patterns or done.path in args.files:

@@ -85,24 +85,40 @@ def walk(paths: Sequence[str], include: Sequence[str] = (), exclude: Sequence[st
         yield from _folder(top, "", include, exclude)
 
 
-def _folder(top: str, rel: str, include, exclude) -> Iterator[str | Skipped]:
+def _folder(top: str, rel: str, include, exclude, above: frozenset = frozenset()
+            ) -> Iterator[str | Skipped]:
+    """The files of one folder; *above*: the (device, inode) of the folders
+    it is in, so a link back to one of them (a loop) is skipped, not walked
+    until the path is too long."""
     here = os.path.join(top, rel) if rel else top
     try:
+        info = os.stat(here)
         with os.scandir(here) as listing:
             entries = sorted(listing, key=lambda e: e.name)
     except OSError as e:
         yield Skipped(here, f"cannot read the folder: {reason(e)}")
         return
+    above = above | {(info.st_dev, info.st_ino)}
     for entry in entries:
         sub = f"{rel}/{entry.name}" if rel else entry.name
         path = os.path.join(here, entry.name)
         if entry.name.startswith("."):
             yield Skipped(path, "hidden")
-        elif _matches(entry.name, sub, exclude):
+            continue
+        if _matches(entry.name, sub, exclude):
             yield Skipped(path, "excluded")
-        elif entry.is_dir():
-            yield from _folder(top, sub, include, exclude)
-        elif not entry.is_file():
+            continue
+        try:
+            folder = entry.is_dir() and (entry.stat().st_dev, entry.stat().st_ino)
+            regular = not folder and entry.is_file()
+        except OSError as e:                     # a loop of links
+            yield Skipped(path, f"cannot read: {reason(e)}")
+            continue
+        if folder in above:
+            yield Skipped(path, "a link to a folder it is in (a loop)")
+        elif folder:
+            yield from _folder(top, sub, include, exclude, above)
+        elif not regular:
             yield Skipped(path, "not a regular file")
         elif include and not _matches(entry.name, sub, include):
             yield Skipped(path, "not included")

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from typing import Iterator
 
 from ..i18n import N_, _
-from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, check, handler, reset
+from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, check, handler, install, reset
 
 #: The signals that stop guji cleanly, and the word for each.
 SIGNALS = {getattr(signal, name): word for name, word in
@@ -39,24 +40,35 @@ SIGNALS = {getattr(signal, name): word for name, word in
 __all__ = ["SIGNALS", "Stopped", "exit_status", "ignoring", "install", "settle", "stopping"]
 
 
-def install() -> None:
-    """Give SIGINT, SIGTERM and SIGHUP guji's handler (main thread only)."""
-    if threading.current_thread() is threading.main_thread():
+def settle(status: int) -> None:
+    """Once a command is over (it exited with *status*) and guji exits:
+    SIGINT, SIGTERM and SIGHUP end the process at once. After a stop, quietly
+    and with the stop's status (its line is said, its files cleaned up: a
+    second Ctrl-C changes nothing); after a command that ran to its end, with
+    the signal's own line and 128 + its number, as a stop anywhere else (the
+    files it wrote are whole and stay). Never by the signal's default action,
+    nor a traceback, however far guji's exit has gone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if 128 < status <= 128 + max(_STOP_SIGNALS):
+        exits = {s: (status, b"") for s in _STOP_SIGNALS}
+    else:
+        exits = {}
         for s in _STOP_SIGNALS:
-            signal.signal(s, handler)
+            code, word = exit_status(Stopped(s))
+            exits[s] = (code, (_("guji: {word}").format(word=word) + "\n").encode(
+                getattr(sys.stderr, "encoding", None) or "utf-8", "replace"))
 
+    def exit_now(signum: int, frame) -> None:
+        code, line = exits[signum]
+        try:
+            os.write(2, line)       # not sys.stderr: the handler may have interrupted a write to it
+        except OSError:
+            pass
+        os._exit(code)
 
-def settle() -> None:
-    """Once a command is over and guji exits: SIGINT, SIGTERM and SIGHUP end
-    the process at once, quietly (its files are whole, its line said; a
-    thread still being joined cannot turn a second Ctrl-C into a traceback)."""
-    if threading.current_thread() is threading.main_thread():
-        for s in _STOP_SIGNALS:
-            signal.signal(s, _exit_now)
-
-
-def _exit_now(signum: int, frame) -> None:
-    os._exit(128 + int(signum))
+    for s in _STOP_SIGNALS:
+        signal.signal(s, exit_now)
 
 
 @contextmanager

@@ -7,7 +7,10 @@ moment drawn between 0 and ``--latest`` seconds after the start (the moment
 ended: the exit status, the lines on standard error (a traceback counted
 apart), the files left in its folder (the output, a temporary file), whether
 any process of its group (a scan's workers, LilyPond) outlived it, and the
-stop's latency (from the ``kill`` to the exit). A run whose command ended
+stop's latency (from the ``kill`` to the exit). A signal sent before the
+kernel shows guji's handlers (``SigCgt``: the interpreter still starting, no
+code of guji's run) is counted apart: it does to guji what it does to any
+program. A run whose command ended
 before its moment is counted as finished, not signalled.
 
 The commands: renders to WAV, FLAC and OGG, MIDI, a PDF (LilyPond), a page,
@@ -79,6 +82,7 @@ def one_run(name: str, folder: Path, library: Path, moment: float, signum: int) 
     while time.monotonic() < started + moment and proc.poll() is None:
         time.sleep(min(0.002, max(0.0, started + moment - time.monotonic())))
     finished = proc.poll() is not None
+    ready = handlers(proc.pid)
     sent = time.monotonic()
     if not finished:
         proc.send_signal(signum)
@@ -98,30 +102,35 @@ def one_run(name: str, folder: Path, library: Path, moment: float, signum: int) 
             pass
     text = err.decode("utf-8", "replace")
     files = sorted(p.name for p in folder.iterdir())
-    return {"name": name, "moment": moment, "signal": signum, "finished": finished,
+    return {"name": name, "moment": moment, "signal": signum, "finished": finished, "ready": ready,
             "status": proc.returncode, "lines": len(text.splitlines()), "err": text,
             "traceback": "Traceback" in text, "took": took, "group_left": alive,
             "temporary": [f for f in files if f.startswith(".")],
             "output": output is not None and output in files}
 
 
+def handlers(pid: int) -> bool:
+    """Whether process *pid* has handlers for SIGINT, SIGTERM and SIGHUP (``SigCgt``)."""
+    wanted = sum(1 << (s - 1) for s in SIGNALS)
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt"))
+    except (OSError, StopIteration):
+        return False
+    return caught & wanted == wanted
+
+
 def window(python_env: dict, folder: Path) -> float:
     """Seconds from the start of ``guji midi lu`` (``Popen`` returned: the
     interpreter executed) until the kernel shows its handlers for SIGINT,
     SIGTERM and SIGHUP (``SigCgt`` in ``/proc/PID/status``, polled)."""
-    wanted = sum(1 << (s - 1) for s in SIGNALS)
     proc = subprocess.Popen([sys.executable, "-m", "guji", "midi", "lu", "-o", "w.mid"], cwd=folder,
                             env=python_env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     started = time.monotonic()
     seen = float("nan")
     while proc.poll() is None:
-        try:
-            with open(f"/proc/{proc.pid}/status") as f:
-                caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt"))
-        except (OSError, StopIteration):
-            caught = 0
-        if caught & wanted == wanted:
+        if handlers(proc.pid):
             seen = time.monotonic() - started
             break
         time.sleep(0.0005)
@@ -129,7 +138,7 @@ def window(python_env: dict, folder: Path) -> float:
     return seen
 
 
-def floor(env: dict, runs: int = 10) -> float:
+def floor(env: dict, runs: int) -> float:
     """The median wall time of ``python -c pass``: the interpreter and its site alone."""
     took = []
     for _ in range(runs):
@@ -143,7 +152,13 @@ def report(runs: list[dict]) -> None:
     by_name: dict[str, list[dict]] = collections.defaultdict(list)
     for r in runs:
         by_name[r["name"]].append(r)
+    early = [r for r in runs if not r["finished"] and not r["ready"]]
+    print(f"signalled before guji's handlers were in place (the interpreter starting): {len(early)}, "
+          f"statuses {dict(sorted(collections.Counter(r['status'] for r in early).items()))}, "
+          f"tracebacks {sum(r['traceback'] for r in early)}, output left {sum(r['output'] for r in early)}")
+    print("signalled after (below):")
     for name, rs in [*by_name.items(), ("all", runs)]:
+        rs = [r for r in rs if r["ready"] or r["finished"]]
         stopped = [r for r in rs if not r["finished"]]
         statuses = collections.Counter(r["status"] for r in stopped)
         right = [r for r in stopped if r["status"] == 128 + r["signal"] and r["lines"] == 1]
@@ -156,7 +171,7 @@ def report(runs: list[dict]) -> None:
               f"processes left {sum(r['group_left'] for r in stopped)}  latency median {pct(0.5):.3f} s, "
               f"p95 {pct(0.95):.3f} s, max {took[-1] if took else float('nan'):.3f} s, "
               f"over 0.5 s {sum(t > 0.5 for t in took)}")
-    odd = [r for r in runs if not r["finished"] and (r["status"] != 128 + r["signal"] or r["lines"] != 1
+    odd = [r for r in runs if r["ready"] and not r["finished"] and (r["status"] != 128 + r["signal"] or r["lines"] != 1
                                                       or r["output"] or r["temporary"] or r["group_left"])]
     for r in odd[:15]:
         print(f"  odd: {r['name']} {signal.Signals(r['signal']).name} at {r['moment'] * 1000:.0f} ms: "
@@ -183,10 +198,15 @@ def main() -> None:
                        env=dict(os.environ, PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache")), check=True)
         if args.window:
             env = dict(os.environ, PYTHONPYCACHEPREFIX=str(Path(tmp) / "pycache"))
-            seen = sorted(window(env, Path(tmp)) for _ in range(args.runs))
+            seen, floors = [], []
+            for _ in range(args.runs):          # in turn: the machine's load alike for both
+                seen.append(window(env, Path(tmp)))
+                floors.append(floor(env, 1))
+            seen.sort()
             print(f"exec to handlers: median {seen[len(seen) // 2] * 1000:.1f} ms, "
                   f"p95 {seen[int(0.95 * (len(seen) - 1))] * 1000:.1f} ms, max {seen[-1] * 1000:.1f} ms; "
-                  f"floor (python -c pass): {floor(env) * 1000:.1f} ms")
+                  f"the whole of python -c pass (the interpreter and its site): median "
+                  f"{sorted(floors)[len(floors) // 2] * 1000:.1f} ms")
             return
         for i in range(args.runs):
             name = names[i % len(names)]

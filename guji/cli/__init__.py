@@ -76,7 +76,7 @@ def _english_surely(argv) -> bool:
 def _exit(status: int, argv) -> None:
     """End the console script's process with *status*. After a stop, at once
     (its files cleaned up, its line said; further signals ignored). Else a
-    signal from now on ends it with its status and line
+    signal from now on ends it with its own status and line
     (:func:`guji.cli.signals.settle`), the exit functions run (threads
     joined, ``atexit``), and the process ends without the interpreter's
     finalisation, where Python gives the signals back their default action
@@ -85,7 +85,7 @@ def _exit(status: int, argv) -> None:
         try:
             _flush()
             from . import signals
-            signals.settle(status)
+            signals.settle()
         except KeyboardInterrupt as stop:     # before settle(): a stop like any other
             status, line = _stopped(stop, argv)
             print(line, file=sys.stderr)

@@ -11,10 +11,10 @@ returns (:func:`guji.stops.held`). The command line then exits with 128 +
 the signal's number (130, 143, 129), as a shell reports a process those
 signals ended, after one line saying why.
 
-:func:`install` gives the signals guji's handler at the very start of the
-console script, before the command line's modules load, and :func:`settle`
-ignores further signals once a command has been stopped: a second Ctrl-C
-while guji exits is no traceback.
+:func:`install` (:func:`guji.stops.install`) gives the signals guji's
+handler at the very start of the console script, before the command line's
+modules load, and :func:`settle` keeps a signal that comes once the command
+is over, while guji exits, a stop like any other: its line and status.
 
 Only the signals the system has are used: Windows has no SIGHUP (its
 console's Ctrl-Break, SIGBREAK, stops guji as Ctrl-C does).
@@ -40,24 +40,19 @@ SIGNALS = {getattr(signal, name): word for name, word in
 __all__ = ["SIGNALS", "Stopped", "exit_status", "ignoring", "install", "settle", "stopping"]
 
 
-def settle(status: int) -> None:
-    """Once a command is over (it exited with *status*) and guji exits:
-    SIGINT, SIGTERM and SIGHUP end the process at once. After a stop, quietly
-    and with the stop's status (its line is said, its files cleaned up: a
-    second Ctrl-C changes nothing); after a command that ran to its end, with
-    the signal's own line and 128 + its number, as a stop anywhere else (the
-    files it wrote are whole and stay). Never by the signal's default action,
-    nor a traceback, however far guji's exit has gone."""
+def settle() -> None:
+    """Once a command has run to its end and guji exits: SIGINT, SIGTERM and
+    SIGHUP end the process at once, with the signal's line and 128 + its
+    number, as a stop anywhere else (the files written are whole and stay):
+    never by the signal's default action, nor a traceback, however far
+    guji's exit has gone."""
     if threading.current_thread() is not threading.main_thread():
         return
-    if 128 < status <= 128 + max(_STOP_SIGNALS):
-        exits = {s: (status, b"") for s in _STOP_SIGNALS}
-    else:
-        exits = {}
-        for s in _STOP_SIGNALS:
-            code, word = exit_status(Stopped(s))
-            exits[s] = (code, (_("guji: {word}").format(word=word) + "\n").encode(
-                getattr(sys.stderr, "encoding", None) or "utf-8", "replace"))
+    exits = {}
+    for s in _STOP_SIGNALS:
+        code, word = exit_status(Stopped(s))
+        exits[s] = (code, (_("guji: {word}").format(word=word) + "\n").encode(
+            getattr(sys.stderr, "encoding", None) or "utf-8", "replace"))
 
     def exit_now(signum: int, frame) -> None:
         code, line = exits[signum]

@@ -19,14 +19,17 @@ block the handler raises :class:`Stopped` at once, as Ctrl-C does.
 :class:`Stopped` is a :class:`KeyboardInterrupt`, so every clean-up that runs
 on Ctrl-C (a temporary file removed, the old file kept: :mod:`guji.files`)
 runs on SIGTERM and SIGHUP too.
+
+This module is the first of guji's that the command line loads
+(:func:`install`, from :func:`guji.cli.main`), before any other: it imports
+nothing that takes time to load.
 """
 
 from __future__ import annotations
 
 import signal
-import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 #: The signals that stop guji cleanly.
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
@@ -39,6 +42,18 @@ class Stopped(KeyboardInterrupt):
     def __init__(self, signum: int):
         super().__init__(signum)
         self.signum = signum
+
+
+def install() -> None:
+    """Give :data:`SIGNALS` guji's :func:`handler` (main thread only: in
+    another, nothing changes): the command line's first step, before its
+    modules load (no :mod:`threading` asked: it alone takes longer to load
+    than the rest of the way here)."""
+    try:
+        for s in SIGNALS:
+            signal.signal(s, handler)
+    except ValueError:             # not the main thread: signals are not its to take
+        pass
 
 
 _depth = 0                 # how many held() blocks the main thread is in
@@ -121,6 +136,7 @@ def held() -> Iterator[None]:
     threads signals never arrive and the block changes nothing.
     """
     global _depth, _stopping
+    import threading
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -23,14 +23,16 @@ HEAVY = ("numpy", "mido", "soundfile", "sounddevice", "rtmidi", "verovio", "mult
 LOADED = r"""
 import sys
 sys.argv = ["guji", *sys.argv[1:]]
+import atexit
 from guji.cli import main
-status = main()
-heavy = {heavy!r}
-loaded = sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in heavy))
-commands = sorted(m for m in sys.modules if m.startswith("guji.cli.commands."))
-print("loaded:", loaded, file=sys.stderr)
-print("commands:", len(commands), file=sys.stderr)
-raise SystemExit(status)
+def said():          # (the console script ends its process itself, after the exit functions)
+    heavy = {heavy!r}
+    loaded = sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in heavy))
+    commands = sorted(m for m in sys.modules if m.startswith("guji.cli.commands."))
+    print("loaded:", loaded, file=sys.stderr)
+    print("commands:", len(commands), file=sys.stderr)
+atexit.register(said)
+raise SystemExit(main())
 """.format(heavy=HEAVY)
 
 

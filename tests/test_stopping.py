@@ -55,6 +55,42 @@ def test_ctrl_c_while_importing_exits_130_without_a_traceback(tmp_path, module):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("module", ["guji.i18n", "gettext", "argparse"])
+@pytest.mark.parametrize("signum, status, line", [
+    (signal.SIGTERM, 143, "guji: terminated (SIGTERM)"), (signal.SIGHUP, 129, "guji: hung up (SIGHUP)"),
+])
+def test_a_signal_while_the_first_modules_load_is_the_stop(tmp_path, module, signum, status, line):
+    # guji's handlers once came after its language's modules had loaded (gettext,
+    # typing, threading: tens of ms on a loaded machine): a SIGTERM then ended guji
+    # by the signal, with no line
+    prelude = AT_IMPORT.format(module=module, signum=int(signum))
+    r = runner.wrapped(prelude, ["midi", "lu", "-o", "lu.mid"], tmp_path)
+    assert (r.returncode, r.stderr) == (status, line + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+#: The modules loaded when guji gives SIGTERM its handler, beyond those loaded before it ran.
+AT_HANDLERS = """
+import signal, sys
+_before, _signal = set(sys.modules), signal.signal
+def _watch(signum, handler):
+    if signum == signal.SIGTERM and callable(handler):
+        signal.signal = _signal
+        print("loaded:", sorted(set(sys.modules) - _before), file=sys.stderr)
+    return _signal(signum, handler)
+signal.signal = _watch
+"""
+
+
+def test_guji_s_handlers_come_before_anything_slow_loads(tmp_path):
+    # the start-up window: a signal before the handlers ends guji by its default action
+    r = runner.wrapped(AT_HANDLERS, ["--version"], tmp_path)
+    assert r.returncode == 0
+    loaded = r.err_lines[0]
+    assert loaded.startswith("loaded: ") and set(eval(loaded[8:])) <= {
+        "guji", "guji.cli", "guji.stops", "collections.abc", "contextlib"}, loaded
+
+
 @pytest.mark.parametrize("module, signum, language, lang, status, line", [
     # before the command line chose its language: the stop's line chooses it itself
     ("guji.cli.main", signal.SIGINT, {"LANG": "zh_TW.UTF-8"}, [], 130, "guji：已中斷"),

@@ -66,20 +66,47 @@ def one_try(folder: Path, fmt: str, moment: float, signum: int) -> dict:
     folder.mkdir()
     out = folder / f"piece.{fmt}"
     out.write_bytes(b"the old file")
-    argv = [sys.executable, "-m", "guji", "render", "xue:2", "--rite", "she", "--rate", "8000",
-            "--channels", "1", *RENDERS[fmt], "-o", out.name]
-    proc = subprocess.Popen(argv, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=runner.environment(), stdin=subprocess.DEVNULL,
-                            preexec_fn=runner._bounded(FILE_BYTES, runner.MEMORY_BYTES))
-    start = handlers_in_place(proc)
-    time.sleep(max(0.0, start + moment - time.monotonic()))
-    sent = time.monotonic()
-    proc.send_signal(signum)
-    err = proc.communicate(timeout=60)[1].decode("utf-8", "replace")
-    return {"moment": moment, "signal": signal.Signals(signum).name,
-            "took": time.monotonic() - sent, "status": proc.returncode, "err": err,
-            "old": out.read_bytes() == b"the old file",
+    argv = ["render", "xue:2", "--rite", "she", "--rate", "8000", "--channels", "1",
+            *RENDERS[fmt], "-o", out.name]
+    r = signalled(argv, folder, moment, signum)
+    return {**r, "old": out.read_bytes() == b"the old file",
             "files": sorted(p.name for p in folder.iterdir())}
+
+
+def signalled(args: list[str], folder: Path, moment: float, signum: int) -> dict:
+    """``guji ARGS`` in *folder*, in a process group of its own, sent *signum*
+    *moment* s after its handlers are in place: its status, stderr, the
+    seconds from the signal to its exit, and whether any process of its group
+    (a worker) outlived it."""
+    proc = subprocess.Popen([sys.executable, "-m", "guji", *args], cwd=folder,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=runner.environment(), stdin=subprocess.DEVNULL,
+                            start_new_session=True,
+                            preexec_fn=runner._bounded(FILE_BYTES, runner.MEMORY_BYTES))
+    try:
+        start = handlers_in_place(proc)
+        time.sleep(max(0.0, start + moment - time.monotonic()))
+        sent = time.monotonic()
+        finished = proc.poll() is not None
+        proc.send_signal(signum)
+        proc.wait(timeout=60)
+        took = time.monotonic() - sent
+        left = group_alive(proc.pid)
+    finally:
+        if group_alive(proc.pid):        # (a worker left would hold stderr open)
+            os.killpg(proc.pid, signal.SIGKILL)
+    err = proc.communicate(timeout=60)[1].decode("utf-8", "replace")
+    return {"moment": moment, "signal": signal.Signals(signum).name, "finished": finished,
+            "took": took, "status": proc.returncode, "err": err, "left": left}
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process of the process group *pgid* is still there."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def handlers_in_place(proc: subprocess.Popen) -> float:
@@ -263,3 +290,82 @@ def test_a_stop_swallowed_before_the_command_began_is_not_forgotten(tmp_path):
         stops.reset()
     assert out.read_bytes() == b"the old file"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["piece.flac"]
+
+
+# -- a library scan's workers, the start of a command, its end --------------------------------
+
+#: Files of a library whose scan keeps each worker busy for many seconds: pattern-dense lines,
+#: each file over guji.text.reading.library.BATCH_BYTES (a batch of its own: one a worker).
+DENSE_FILES, DENSE_LINES = 2, 56_000
+
+
+def pattern_dense(folder: Path) -> Path:
+    rng = random.Random(SEED)
+    folder.mkdir()
+    for k in range(DENSE_FILES):
+        lines = ("魯鼓" + "".join(rng.choice("○□") for _ in range(11)) + "半"
+                 + "".join(rng.choice("○□") for _ in range(12)) + "\n" for _ in range(DENSE_LINES))
+        (folder / f"text{k}.txt").write_text("".join(lines), encoding="utf-8")
+    return folder
+
+
+def test_a_signal_at_a_random_moment_stops_a_scan_and_its_workers_at_once(tmp_path):
+    # guji scan DIR --jobs 2 once waited for its workers to finish their files (minutes)
+    # after SIGINT, SIGTERM or SIGHUP, or left them running after it exited
+    library = pattern_dense(tmp_path / "library")
+    rng = random.Random(f"{SEED}-scan")
+    bad = []
+    for i in range(10):
+        moment, signum = rng.uniform(0.0, 3.0), rng.choice(list(STATUS))
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        r = signalled(["scan", str(library), "--jobs", "2"], folder, moment, signum)
+        status, line = STATUS[signum]
+        if ((r["status"], r["err"], r["left"], r["finished"]) != (status, line + "\n", False, False)
+                or r["took"] > TOLERANCE or list(folder.iterdir())):
+            bad.append(r)
+    assert sorted(p.name for p in library.iterdir()) == [f"text{k}.txt" for k in range(DENSE_FILES)]
+    assert bad == []
+
+
+@pytest.mark.parametrize("args, name", [
+    (["render", "lu", "--rate", "8000", "-o", "x.wav"], "x.wav"),
+    (["midi", "lu", "-o", "x.mid"], "x.mid"),
+])
+def test_a_signal_as_guji_starts_or_ends_is_its_status_and_line(tmp_path, args, name):
+    # a signal in guji's first 0.15 s once ended it by the signal (no line), or gave a
+    # traceback; one after its output was written ended it by SIGINT (status -2)
+    rng = random.Random(f"{SEED}-{name}")
+    stopped = 0
+    for i in range(12):
+        moment, signum = rng.uniform(0.0, 0.15), rng.choice(list(STATUS))
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        r = signalled(args, folder, moment, signum)
+        if r["finished"]:             # done before its moment (a quick machine): nothing sent
+            continue
+        stopped += 1
+        status, line = STATUS[signum]
+        written = [f for f in r["err"].splitlines() if f.startswith(f"wrote {name}")]
+        assert (r["status"], r["err"].splitlines()[len(written):]) == (status, [line]), r
+        assert sorted(p.name for p in folder.iterdir()) == ([name] if written else []), r
+        assert not r["left"] and r["took"] <= TOLERANCE, r
+    assert stopped >= 6
+
+
+#: Sends *SIGNUM* to guji once its command is over and it is exiting (an exit function).
+AT_EXIT = """
+import atexit, os
+atexit.register(lambda: os.kill(os.getpid(), {signum}))
+"""
+
+
+@pytest.mark.parametrize("signum", list(STATUS))
+def test_a_signal_after_the_output_is_written_is_its_status_and_line(tmp_path, signum):
+    # such a signal once ended guji quietly (130, no line), or, in the interpreter's last
+    # steps, by the signal itself (status -2)
+    r = runner.wrapped(AT_EXIT.format(signum=int(signum)), ["midi", "lu", "-o", "x.mid"], tmp_path)
+    status, line = STATUS[signum]
+    assert (r.returncode, len(r.err_lines), r.err_lines[-1]) == (status, 2, line), r.stderr
+    assert r.err_lines[0].startswith("wrote x.mid")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.mid"]

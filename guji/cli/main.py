@@ -146,11 +146,20 @@ def main(argv: list[str] | None = None) -> int:
                 return _stop_over_error(argv)
             except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: anywhere, imports too
                 with ignoring():               # a second signal: no second line, no traceback
+                    _end_workers()
                     status, word = exit_status(stop)
                     print(_('guji: {word}').format(word=word), file=sys.stderr)
                     return status
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+
+
+def _end_workers() -> None:
+    """Kill the workers a stopped command left running (a library scan's:
+    :func:`guji.processes.end_all`), never waiting for them."""
+    processes = sys.modules.get("guji.processes")     # not loaded: none was started
+    if processes is not None:
+        processes.end_all()
 
 
 def _stop_over_error(argv: list[str] | None) -> int:

@@ -11,10 +11,10 @@ returns (:func:`guji.stops.held`). The command line then exits with 128 +
 the signal's number (130, 143, 129), as a shell reports a process those
 signals ended, after one line saying why.
 
-:func:`install` gives the signals guji's handler at the very start of the
-console script, before the command line's modules load, and :func:`settle`
-ignores further signals once a command has been stopped: a second Ctrl-C
-while guji exits is no traceback.
+:func:`install` (:func:`guji.stops.install`) gives the signals guji's
+handler at the very start of the console script, before the command line's
+modules load, and :func:`settle` keeps a signal that comes once the command
+is over, while guji exits, a stop like any other: its line and status.
 
 Only the signals the system has are used: Windows has no SIGHUP (its
 console's Ctrl-Break, SIGBREAK, stops guji as Ctrl-C does).
@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from typing import Iterator
 
 from ..i18n import N_, _
-from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, check, handler, reset
+from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, check, handler, install, reset
 
 #: The signals that stop guji cleanly, and the word for each.
 SIGNALS = {getattr(signal, name): word for name, word in
@@ -39,24 +40,30 @@ SIGNALS = {getattr(signal, name): word for name, word in
 __all__ = ["SIGNALS", "Stopped", "exit_status", "ignoring", "install", "settle", "stopping"]
 
 
-def install() -> None:
-    """Give SIGINT, SIGTERM and SIGHUP guji's handler (main thread only)."""
-    if threading.current_thread() is threading.main_thread():
-        for s in _STOP_SIGNALS:
-            signal.signal(s, handler)
-
-
 def settle() -> None:
-    """Once a command is over and guji exits: SIGINT, SIGTERM and SIGHUP end
-    the process at once, quietly (its files are whole, its line said; a
-    thread still being joined cannot turn a second Ctrl-C into a traceback)."""
-    if threading.current_thread() is threading.main_thread():
-        for s in _STOP_SIGNALS:
-            signal.signal(s, _exit_now)
+    """Once a command has run to its end and guji exits: SIGINT, SIGTERM and
+    SIGHUP end the process at once, with the signal's line and 128 + its
+    number, as a stop anywhere else (the files written are whole and stay):
+    never by the signal's default action, nor a traceback, however far
+    guji's exit has gone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    exits = {}
+    for s in _STOP_SIGNALS:
+        code, word = exit_status(Stopped(s))
+        exits[s] = (code, (_("guji: {word}").format(word=word) + "\n").encode(
+            getattr(sys.stderr, "encoding", None) or "utf-8", "replace"))
 
+    def exit_now(signum: int, frame) -> None:
+        code, line = exits[signum]
+        try:
+            os.write(2, line)       # not sys.stderr: the handler may have interrupted a write to it
+        except OSError:
+            pass
+        os._exit(code)
 
-def _exit_now(signum: int, frame) -> None:
-    os._exit(128 + int(signum))
+    for s in _STOP_SIGNALS:
+        signal.signal(s, exit_now)
 
 
 @contextmanager

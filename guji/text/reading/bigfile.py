@@ -159,8 +159,8 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
         size_bytes = os.path.getsize(path)
         jobs_list = [(path, a, b, chunk) for a, b in _ranges(path, size_bytes, max(1, jobs))]
         if len(jobs_list) > 1:
-            from concurrent.futures import ProcessPoolExecutor
-            with ProcessPoolExecutor(len(jobs_list)) as pool:
+            from ...processes import worker_pool      # a stop kills them: never joined busy
+            with worker_pool(len(jobs_list)) as pool:
                 done = list(pool.map(_map_range, jobs_list))
         else:
             done = [_map_range(j) for j in jobs_list]

@@ -9,7 +9,8 @@ with ``.``) are skipped and said. :func:`scan_files` reads each file as
 skips binary files (a NUL byte in the first 8 KiB), and yields one
 :class:`FileScan` per file, in order, as soon as it is done, from
 ``jobs`` worker processes fed a few files at a time (at most a few batches
-in flight, so memory stays bounded whatever the library's size).
+in flight, so memory stays bounded whatever the library's size), killed at
+once if guji is stopped (:func:`guji.processes.worker_pool`).
 """
 
 from __future__ import annotations
@@ -293,24 +294,16 @@ def scan_batches(paths: Iterable[str], encoding: str | None = None, labels: str 
         for batch in _batches(paths):
             yield scan_many(batch, encoding, labels, read_bracketed)
         return
-    import multiprocessing                               # here: the command line starts
-    from concurrent.futures import ProcessPoolExecutor   # quicker without them
+    from ...processes import worker_pool                 # here: the command line starts
     from . import prefilter  # noqa: F401  (imported once, before the workers fork)
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = ProcessPoolExecutor(jobs, mp_context=context)
-    pending: deque = deque()
-    try:
+    with worker_pool(jobs) as pool:        # a stop kills the workers: never joined busy
+        pending: deque = deque()
         for batch in _batches(paths):
             pending.append(pool.submit(_batch, batch, encoding, labels, limits, read_bracketed))
             while len(pending) > 2 * jobs:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
-    finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _batches(paths: Iterable[str]) -> Iterator[list[str]]:

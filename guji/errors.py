@@ -102,7 +102,7 @@ def display_width(text: str) -> int:
     return width
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A place in a source text.
 

@@ -15,6 +15,10 @@ measured before anything is made, against a :class:`Limits`:
   is built in memory, about a kilobyte a note: :mod:`guji.midi.size`);
 * :attr:`Limits.text_bytes` — the largest input text, 64 MiB
   (:func:`guji.text.reading.encoding.read_text`);
+* :attr:`Limits.reading` — the most memory reading one text may take,
+  measured from its strokes, labels and 半 before a token is made
+  (:func:`guji.text.reading.cost.check_reading`: every command that reads a
+  text, and each file of a library);
 * :attr:`Limits.alignment` — the most pairs of strokes weighed to align two
   readings (strokes × strokes: diff, collate, draw, page, compare's diff;
   :func:`guji.text.collation.align.check_alignment`).
@@ -65,6 +69,10 @@ class Limits:
         Pairs of strokes weighed to align two readings, the strokes of one
         times the strokes of the other (default 1,000,000: two patterns of
         1,000 strokes, about a second; the editions' have a few dozen).
+    reading:
+        Bytes of memory reading one text may take, as its strokes, labels
+        and 半 say before it is read (default 1 GB: about 2.7 million
+        strokes, some 20 s; a chapter takes a few kilobytes).
     """
 
     longest: float = 24 * 3600.0
@@ -72,12 +80,13 @@ class Limits:
     midi_notes: float = 1_000_000
     text_bytes: float = 64 * 2 ** 20
     alignment: float = 1_000_000
+    reading: float = 1e9
 
 
 #: The limits guji starts with.
 DEFAULT = Limits()
 #: No limit but the hard ones (``--force``).
-NONE = Limits(math.inf, math.inf, math.inf, math.inf, math.inf)
+NONE = Limits(math.inf, math.inf, math.inf, math.inf, math.inf, math.inf)
 
 _current: ContextVar[Limits] = ContextVar("guji_limits", default=DEFAULT)
 

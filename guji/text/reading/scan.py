@@ -42,6 +42,7 @@ The caller can force one side with ``labels="after"`` or ``"before"``.
 from __future__ import annotations
 
 from ...i18n import _
+from .cost import check_reading
 from .hidden import bracketed, hidden_notices, lost_symbols, unbracketed
 from .labels import LABEL_MODES, LabelMode, attach_labels, caption_lines, label_items
 from .lexer import SourceText, Token, paused_collector, tokenize
@@ -96,6 +97,7 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
 
 def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMode,
           read_bracketed: bool) -> ScanResult:
+    check_reading([(text, 0, len(text))], filename)
     src = SourceText(text, filename)
     return read_tokens(src, tokenize(src), edition, labels, read_bracketed)
 

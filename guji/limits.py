@@ -46,7 +46,7 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import ContextManager, Iterator
+from typing import Callable, ContextManager, Iterator
 
 from .errors import UsageError
 
@@ -106,9 +106,33 @@ def using(limits: Limits) -> Iterator[Limits]:
         _current.reset(token)
 
 
-def lifted() -> ContextManager[Limits]:
-    """No limit but the hard ones for the ``with`` block (the command line's ``--force``)."""
-    return using(NONE)
+def lifted(tell: Callable[[str], None] | None = None) -> ContextManager[Limits]:
+    """No limit but the hard ones for the ``with`` block (the command line's
+    ``--force``). *tell*, if given, is told in one line of each piece of work
+    begun past a limit of :data:`DEFAULT` (:func:`past_default`), before it
+    begins: long work under ``--force`` is said, not silent."""
+    return _lifted(tell)
+
+
+@contextmanager
+def _lifted(tell: Callable[[str], None] | None) -> Iterator[Limits]:
+    token = _tell.set(tell)
+    try:
+        with using(NONE) as limits:
+            yield limits
+    finally:
+        _tell.reset(token)
+
+
+_tell: ContextVar[Callable[[str], None] | None] = ContextVar("guji_limits_tell", default=None)
+
+
+def past_default(message: str) -> None:
+    """Say *message* (work begun past a limit of :data:`DEFAULT`, which is
+    lifted) to whoever :func:`lifted` was given; nothing if no one."""
+    tell = _tell.get()
+    if tell is not None:
+        tell(message)
 
 
 class LimitError(UsageError):

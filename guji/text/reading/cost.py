@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...i18n import _
-from ...limits import LimitError, current, duration_text, size_text
+from ...limits import DEFAULT, LimitError, current, duration_text, past_default, size_text
 from .notation import HALF, ROUND_GLYPHS, SQUARE_GLYPHS
 
 #: Memory a stroke costs while it is read and once it is in a pattern (its
@@ -91,15 +91,16 @@ MOST_PER_CHAR = max(STROKE_BYTES, LABEL_BYTES, PATTERN_BYTES) + CHAR_BYTES
 def check_reading(pieces: Iterable[tuple[str, int, int]], name: str | None) -> ReadingCost | None:
     """:func:`reading_cost` of *pieces* (the text of *name*), or
     :class:`~guji.limits.LimitError` when its memory is over
-    :attr:`guji.limits.Limits.reading`: one line with the figures. None,
-    without counting, for a text too short to reach the limit."""
+    :attr:`guji.limits.Limits.reading`: one line with the figures. Past the
+    default limit lifted by ``--force``, the figures are said before the work
+    (:func:`guji.limits.past_default`). None, without counting, for a text too
+    short to reach the limit."""
     pieces = list(pieces)
     most = current().reading
-    if sum(end - start for _text, start, end in pieces) * MOST_PER_CHAR <= most:
+    if sum(end - start for _text, start, end in pieces) * MOST_PER_CHAR <= min(most, DEFAULT.reading):
         return None
     cost = reading_cost(pieces)
-    if cost.memory > most:
-        raise _over(cost, name, most)
+    _check(cost, name, most)
     return cost
 
 
@@ -107,16 +108,22 @@ def check_hits(hits: int, chars: int, name: str | None) -> None:
     """Before a big file's windows are chosen (:mod:`guji.text.reading.bigfile`):
     :class:`~guji.limits.LimitError` when its *hits* (strokes, 半, the 鼓 of
     labels), each costing what a stroke costs, are over the limit already."""
-    cost = ReadingCost(chars, hits, 0, 0)
-    most = current().reading
+    _check(ReadingCost(chars, hits, 0, 0), name, current().reading, said=False)
+
+
+def _check(cost: ReadingCost, name: str | None, most: float, said: bool = True) -> None:
+    """:class:`~guji.limits.LimitError` for a *cost* over *most*; past the
+    default limit (lifted by ``--force``), said before the work (if *said*)."""
+    figures = dict(name=name or "<text>", memory=size_text(cost.memory),
+                   time=duration_text(cost.seconds), strokes=cost.strokes, labels=cost.labels,
+                   halves=cost.halves)
     if cost.memory > most:
-        raise _over(cost, name, most)
-
-
-def _over(cost: ReadingCost, name: str | None, most: float) -> LimitError:
-    return LimitError(_(
+        raise LimitError(_(
             "{name}: reading it would take about {memory} and {time} ({strokes:,} strokes, "
             "{labels:,} labels, {halves:,} 半): over guji's limit of {most} for reading a text"
-        ).format(name=name or "<text>", memory=size_text(cost.memory),
-                 time=duration_text(cost.seconds), strokes=cost.strokes, labels=cost.labels,
-                 halves=cost.halves, most=size_text(most)))
+        ).format(most=size_text(most), **figures))
+    if said and cost.memory > DEFAULT.reading:
+        past_default(_(
+            "{name}: reading it takes about {memory} and {time} ({strokes:,} strokes, "
+            "{labels:,} labels, {halves:,} 半), past guji's limit of {most} (--force)"
+        ).format(most=size_text(DEFAULT.reading), **figures))

@@ -20,7 +20,7 @@ A 口 or a 鼓 of the prose counts as if it were a stroke or a label, so the
 figure errs high, never low. Over :attr:`guji.limits.Limits.reading` the text
 is refused in one line with the figure (``--force`` lifts the limit); at the
 limit (1 GB) reading takes about 20 s of one core. The figures are measured
-in ``bench/reading_cost.py`` and given in ``docs/bounded.md``.
+in ``bench/bench_reading_cost.py`` and given in ``docs/bounded.md``.
 """
 
 from __future__ import annotations

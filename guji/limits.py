@@ -71,8 +71,8 @@ class Limits:
         1,000 strokes, about a second; the editions' have a few dozen).
     reading:
         Bytes of memory reading one text may take, as its strokes, labels
-        and 半 say before it is read (default 1 GB: about 2.7 million
-        strokes, some 20 s; a chapter takes a few kilobytes).
+        and 半 say before it is read (default 1 GB: about 2.5 million
+        strokes, some 18 s; a chapter takes a few kilobytes).
     """
 
     longest: float = 24 * 3600.0

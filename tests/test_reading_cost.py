@@ -126,7 +126,7 @@ def test_the_check_counts_and_says_the_figures():
     text = "○" * 3_000_000
     with pytest.raises(LimitError) as e:
         check_reading([(text, 0, len(text))], "rounds.txt")
-    assert "rounds.txt: reading it would take about 1.09 GB" in str(e.value)
+    assert "rounds.txt: reading it would take about 1.21 GB" in str(e.value)
     assert "3,000,000 strokes, 0 labels, 0 半" in str(e.value)
     told: list[str] = []
     with limits.lifted(told.append):

@@ -19,7 +19,7 @@ windows the prefilter keeps) before a single token is made:
 A 口 or a 鼓 of the prose counts as if it were a stroke or a label, so the
 figure errs high, never low. Over :attr:`guji.limits.Limits.reading` the text
 is refused in one line with the figure (``--force`` lifts the limit); at the
-limit (1 GB) reading takes about 20 s of one core. The figures are measured
+limit (1 GB) reading takes about 18 s of one core. The figures are measured
 in ``bench/bench_reading_cost.py`` and given in ``docs/bounded.md``.
 """
 
@@ -34,7 +34,7 @@ from .notation import HALF, ROUND_GLYPHS, SQUARE_GLYPHS
 
 #: Memory a stroke costs while it is read and once it is in a pattern (its
 #: token, its :class:`~guji.text.reading.notation.Stroke` and place).
-STROKE_BYTES = 360
+STROKE_BYTES = 400
 #: Memory a label costs (its token, its place in a chain of labels).
 LABEL_BYTES = 220
 #: Memory a pattern costs beyond its strokes (the pattern, its lines, its 半).

@@ -135,3 +135,12 @@ def test_the_check_counts_and_says_the_figures():
     assert len(told) == 1 and "past guji's limit of 1 GB (--force)" in told[0], told
     with limits.lifted():
         check_reading([(text, 1_000_000, 3_000_000)], "rounds.txt")       # no one told: silent
+
+
+def test_a_pattern_not_there_names_twenty_of_the_text_s_not_all(tmp_path):
+    text = dense(tmp_path / "many.txt", 100_000)
+    r = runner.guji(["show", f"xue:1@{text}"], tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    last = r.err_lines[-1]
+    assert "(it has: lu:1, lu:2," in last and "lu:20 … (1,429 in all))" in last, last
+    assert len(last) < 600, len(last)          # (it named all 1,429: 12 kB)

@@ -144,3 +144,17 @@ def test_a_pattern_not_there_names_twenty_of_the_text_s_not_all(tmp_path):
     last = r.err_lines[-1]
     assert "(it has: lu:1, lu:2," in last and "lu:20 … (1,429 in all))" in last, last
     assert len(last) < 600, len(last)          # (it named all 1,429: 12 kB)
+
+
+def test_the_speakers_of_many_claims_are_found_as_one_claim_s_are():
+    """Claims: each claim's commentator once looked back to the text's start
+    (a text of 20,000 patterns and 40,000 claims: 50 s of CPU, now 15)."""
+    from guji.text.collation.speakers import NAMES, Speakers, speaker
+    rng = random.Random(5)
+    alphabet = list("鼙聲七，【】]）)曰徐伯鲁魯郝仲舆輿郑康成鄭陆德明陸。天地")
+    for _ in range(2000):
+        text = "".join(rng.choice(NAMES) + "曰" if rng.random() < 0.2 else rng.choice(alphabet)
+                       for _ in range(rng.randint(0, 30)))
+        found = Speakers(text)
+        assert [found(k) for k in range(len(text) + 1)] == [
+            speaker(text, k) for k in range(len(text) + 1)], text

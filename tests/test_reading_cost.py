@@ -158,3 +158,18 @@ def test_the_speakers_of_many_claims_are_found_as_one_claim_s_are():
         found = Speakers(text)
         assert [found(k) for k in range(len(text) + 1)] == [
             speaker(text, k) for k in range(len(text) + 1)], text
+
+
+def test_a_big_file_is_refused_on_its_first_pass_s_hits(tmp_path):
+    """A file over 32 MiB is read a chunk at a time: its strokes, labels and 半
+    are counted from the first pass's hits, before its windows are chosen."""
+    from guji.text.reading.bigfile import scan_big
+    path = dense(tmp_path / "big.txt", 300_000)
+    text = path.read_text(encoding="utf-8")
+    cost = reading_cost([(text, 0, len(text))])
+    with limits.using(limits.Limits(reading=cost.memory // 2)):
+        with pytest.raises(LimitError) as e:
+            scan_big(str(path), "big.txt", chunk=65536)
+    assert (f"({cost.strokes:,} strokes, {cost.labels:,} labels, {cost.halves:,} 半)"
+            in str(e.value)), str(e.value)
+    assert scan_big(str(path), "big.txt", chunk=65536).patterns       # under the limit: read

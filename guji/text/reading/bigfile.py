@@ -169,8 +169,7 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
         raise EncodingError(_('{path}: cannot read: {value}').format(path=path, value=reason(e))) from None
     if any(d is None for d in done):
         return None
-    check_hits(sum(len(m[0][0]) for d in done for m in d[0]), sum(d[3] for d in done),
-               filename or path)
+    check_hits((m[0][1] for d in done for m in d[0]), sum(d[3] for d in done), filename or path)
     raw, starts, pieces, size = [], [np.zeros(1, dtype=np.int32)], [], 0
     for maps, lines_at, parts, chars in done:
         raw += [_shifted(m, size) for m in maps]

@@ -104,11 +104,20 @@ def check_reading(pieces: Iterable[tuple[str, int, int]], name: str | None) -> R
     return cost
 
 
-def check_hits(hits: int, chars: int, name: str | None) -> None:
+def check_hits(hits: Iterable, chars: int, name: str | None) -> None:
     """Before a big file's windows are chosen (:mod:`guji.text.reading.bigfile`):
-    :class:`~guji.limits.LimitError` when its *hits* (strokes, 半, the 鼓 of
-    labels), each costing what a stroke costs, are over the limit already."""
-    _check(ReadingCost(chars, hits, 0, 0), name, current().reading, said=False)
+    :class:`~guji.limits.LimitError` when its *hits* (arrays of the code points
+    of its strokes, 半 and the 鼓 of labels and headings, from its first
+    pass) are over the limit already."""
+    import numpy as np
+    strokes = labels = halves = 0
+    stroke_points = np.array([ord(g) for g in _STROKE_GLYPHS])
+    label_points = np.array([ord(c) for c in _LABEL_ENDS])
+    for points in hits:
+        strokes += int(np.isin(points, stroke_points).sum())
+        labels += int(np.isin(points, label_points).sum())
+        halves += int((points == ord(HALF)).sum())
+    _check(ReadingCost(chars, strokes, labels, halves), name, current().reading, said=False)
 
 
 def _check(cost: ReadingCost, name: str | None, most: float, said: bool = True) -> None:

@@ -173,3 +173,16 @@ def test_a_big_file_is_refused_on_its_first_pass_s_hits(tmp_path):
     assert (f"({cost.strokes:,} strokes, {cost.labels:,} labels, {cost.halves:,} 半)"
             in str(e.value)), str(e.value)
     assert scan_big(str(path), "big.txt", chunk=65536).patterns       # under the limit: read
+
+
+def test_force_says_the_figures_once(monkeypatch):
+    """The whole text's count and its windows' are both checked; only one is said."""
+    from guji.text.reading import cost
+    from guji.text.reading.prefilter import prefiltered_scan
+    monkeypatch.setattr(cost, "DEFAULT", limits.Limits(reading=1000))
+    monkeypatch.setattr(cost, "MOST_PER_CHAR", 10 ** 9)          # count even a short text
+    told: list[str] = []
+    with limits.lifted(told.append):
+        found = prefiltered_scan("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", "short.txt")
+    assert len(found.patterns) == 1
+    assert len(told) == 1 and told[0].startswith("short.txt: reading it takes about"), told

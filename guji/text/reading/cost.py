@@ -88,19 +88,21 @@ def reading_cost(pieces: Iterable[tuple[str, int, int]]) -> ReadingCost:
 MOST_PER_CHAR = max(STROKE_BYTES, LABEL_BYTES, PATTERN_BYTES) + CHAR_BYTES
 
 
-def check_reading(pieces: Iterable[tuple[str, int, int]], name: str | None) -> ReadingCost | None:
+def check_reading(pieces: Iterable[tuple[str, int, int]], name: str | None,
+                  said: bool = True) -> ReadingCost | None:
     """:func:`reading_cost` of *pieces* (the text of *name*), or
     :class:`~guji.limits.LimitError` when its memory is over
     :attr:`guji.limits.Limits.reading`: one line with the figures. Past the
     default limit lifted by ``--force``, the figures are said before the work
-    (:func:`guji.limits.past_default`). None, without counting, for a text too
-    short to reach the limit."""
+    (:func:`guji.limits.past_default`; not if *said* is False: the whole text's
+    figures were said already). None, without counting, for a text too short
+    to reach the limit."""
     pieces = list(pieces)
     most = current().reading
     if sum(end - start for _text, start, end in pieces) * MOST_PER_CHAR <= min(most, DEFAULT.reading):
         return None
     cost = reading_cost(pieces)
-    _check(cost, name, most)
+    _check(cost, name, most, said)
     return cost
 
 

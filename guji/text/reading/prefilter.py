@@ -130,7 +130,7 @@ def prefiltered_scan(text: str, filename: str | None = None, edition: str | None
             spans = windows(text)
         if not spans:
             return ScanResult((), ())   # no token: nothing found, nothing said
-        check_reading([(text, a, b) for a, b in spans], filename)
+        check_reading([(text, a, b) for a, b in spans], filename, said=False)   # (said: the whole's)
         src = WindowSource(text, filename, spans)
         return read_tokens(src, tokenize(src, spans), edition, labels)
 

@@ -110,7 +110,7 @@ def caret_pad(text: str, ambiguous_wide: bool = False) -> str:
                    for ch in text if not unicodedata.combining(ch))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A place in a source text.
 

@@ -15,6 +15,10 @@ measured before anything is made, against a :class:`Limits`:
   is built in memory, about a kilobyte a note: :mod:`guji.midi.size`);
 * :attr:`Limits.text_bytes` — the largest input text, 64 MiB
   (:func:`guji.text.reading.encoding.read_text`);
+* :attr:`Limits.reading` — the most memory reading one text may take,
+  measured from its strokes, labels and 半 before a token is made
+  (:func:`guji.text.reading.cost.check_reading`: every command that reads a
+  text, and each file of a library);
 * :attr:`Limits.alignment` — the most pairs of strokes weighed to align two
   readings (strokes × strokes: diff, collate, draw, page, compare's diff;
   :func:`guji.text.collation.align.check_alignment`).
@@ -42,7 +46,7 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import ContextManager, Iterator
+from typing import Callable, ContextManager, Iterator
 
 from .errors import UsageError
 
@@ -65,6 +69,10 @@ class Limits:
         Pairs of strokes weighed to align two readings, the strokes of one
         times the strokes of the other (default 1,000,000: two patterns of
         1,000 strokes, about a second; the editions' have a few dozen).
+    reading:
+        Bytes of memory reading one text may take, as its strokes, labels
+        and 半 say before it is read (default 1 GB: about 2.5 million
+        strokes, some 18 s; a chapter takes a few kilobytes).
     """
 
     longest: float = 24 * 3600.0
@@ -72,12 +80,13 @@ class Limits:
     midi_notes: float = 1_000_000
     text_bytes: float = 64 * 2 ** 20
     alignment: float = 1_000_000
+    reading: float = 1e9
 
 
 #: The limits guji starts with.
 DEFAULT = Limits()
 #: No limit but the hard ones (``--force``).
-NONE = Limits(math.inf, math.inf, math.inf, math.inf, math.inf)
+NONE = Limits(math.inf, math.inf, math.inf, math.inf, math.inf, math.inf)
 
 _current: ContextVar[Limits] = ContextVar("guji_limits", default=DEFAULT)
 
@@ -97,9 +106,33 @@ def using(limits: Limits) -> Iterator[Limits]:
         _current.reset(token)
 
 
-def lifted() -> ContextManager[Limits]:
-    """No limit but the hard ones for the ``with`` block (the command line's ``--force``)."""
-    return using(NONE)
+def lifted(tell: Callable[[str], None] | None = None) -> ContextManager[Limits]:
+    """No limit but the hard ones for the ``with`` block (the command line's
+    ``--force``). *tell*, if given, is told in one line of each piece of work
+    begun past a limit of :data:`DEFAULT` (:func:`past_default`), before it
+    begins: long work under ``--force`` is said, not silent."""
+    return _lifted(tell)
+
+
+@contextmanager
+def _lifted(tell: Callable[[str], None] | None) -> Iterator[Limits]:
+    token = _tell.set(tell)
+    try:
+        with using(NONE) as limits:
+            yield limits
+    finally:
+        _tell.reset(token)
+
+
+_tell: ContextVar[Callable[[str], None] | None] = ContextVar("guji_limits_tell", default=None)
+
+
+def past_default(message: str) -> None:
+    """Say *message* (work begun past a limit of :data:`DEFAULT`, which is
+    lifted) to whoever :func:`lifted` was given; nothing if no one."""
+    tell = _tell.get()
+    if tell is not None:
+        tell(message)
 
 
 class LimitError(UsageError):

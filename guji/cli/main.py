@@ -207,7 +207,7 @@ def _run(argv: list[str] | None) -> int:
         return 2
     try:
         check()                      # a stop while the modules loaded, swallowed by Python
-        with limits.lifted() if getattr(args, "force", False) else nullcontext():
+        with limits.lifted(_said) if getattr(args, "force", False) else nullcontext():
             status = int(args.func(args) or 0)
         sys.stdout.flush()           # a full disk says so now, as a one-line error
         return status
@@ -218,6 +218,11 @@ def _run(argv: list[str] | None) -> int:
         return e.exit_status
     except BrokenPipeError:
         return 0
+
+
+def _said(message: str) -> None:
+    """One line on stderr: work begun past a limit --force lifted."""
+    print(_("guji: {message}").format(message=message), file=sys.stderr, flush=True)
 
 
 def _end_now(status: int) -> None:

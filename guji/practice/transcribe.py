@@ -77,11 +77,16 @@ def transcribe_array(samples: np.ndarray, rate: int) -> Transcription:
     return Transcription(tuple(hits), int(rate), len(x) / rate)
 
 
-def transcribe(path: str | os.PathLike) -> Transcription:
-    """The hits of the recording at *path* (module docstring); :class:`UsageError`
-    naming the file when it cannot be read, :class:`LimitError` when too long."""
+def check_recording(path: str | os.PathLike) -> None:
+    """What :func:`transcribe` says of a recording it cannot hear (no such file,
+    not a recording, too long, empty), from its header only: a command checks
+    it before any other work (``guji check``: before the texts are read)."""
+    _opened(os.fspath(path)).close()
+
+
+def _opened(p: str):
+    """The recording *p* opened, its header checked (see :func:`check_recording`)."""
     import soundfile as sf
-    p = os.fspath(path)
     try:
         mode = os.stat(p).st_mode
     except FileNotFoundError:
@@ -99,13 +104,24 @@ def transcribe(path: str | os.PathLike) -> Transcription:
         reason = words.splitlines()[0] if words else type(e).__name__
         raise UsageError(_('{p}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(p=p, reason=reason)) \
             from None
-    with f:
+    rate, frames = f.samplerate, f.frames
+    seconds = frames / rate if rate else 0.0
+    if seconds > limits.current().longest:
+        f.close()
+        raise LimitError(_("{p}: the recording is {value} long, over guji's limit of {value2}").format(p=p, value=duration_text(seconds), value2=duration_text(limits.current().longest)))
+    if frames == 0:
+        f.close()
+        raise UsageError(_('{p}: the recording is empty').format(p=p))
+    return f
+
+
+def transcribe(path: str | os.PathLike) -> Transcription:
+    """The hits of the recording at *path* (module docstring); :class:`UsageError`
+    naming the file when it cannot be read, :class:`LimitError` when too long."""
+    p = os.fspath(path)
+    with _opened(p) as f:
         rate, frames = f.samplerate, f.frames
         seconds = frames / rate if rate else 0.0
-        if seconds > limits.current().longest:
-            raise LimitError(_("{p}: the recording is {value} long, over guji's limit of {value2}").format(p=p, value=duration_text(seconds), value2=duration_text(limits.current().longest)))
-        if frames == 0:
-            raise UsageError(_('{p}: the recording is empty').format(p=p))
         hits = _read_blocks(f, p, rate)
     return Transcription(tuple(_merged(hits)), int(rate), seconds)
 

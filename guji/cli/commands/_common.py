@@ -26,8 +26,9 @@ def add_force_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true",
                         help=_("go past guji's limits on the work asked for: pieces over 24 hours, "
                              "over 100,000 parts and cues, MIDI files over 1,000,000 notes, input "
-                             "texts over 64 MiB, alignments over 1,000,000 pairs of strokes "
-                             "(limits that keep results exact stay)"))
+                             "texts over 64 MiB, texts whose reading would take over 1 GB (their "
+                             "strokes and labels counted first), alignments over 1,000,000 pairs "
+                             "of strokes (limits that keep results exact stay)"))
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:

@@ -46,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     from ...practice.expected import expected_events
     from ...practice.pairing import pair
     from ...practice.report import report_json, report_text
-    from ...practice.transcribe import transcribe
+    from ...practice.transcribe import check_recording, transcribe
     kind = _picture_kind(args)                       # checked before any work
+    check_recording(args.recording)                  # its header: before the texts are read
     patterns = load_patterns(args.ids, args)
     performance = performance_from_args(patterns, args)  # limits checked
     events = expected_events(performance)

@@ -34,6 +34,7 @@ own whole count imply 3). A claim it matches carries that ``implied`` count.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -44,7 +45,7 @@ from .claims import Claim, Unattributed, read_claims
 from ..reading.lexer import SourceText
 from ..reading.notation import Drum, Pattern, Rite, Tradition
 from ..reading.parser import Notice
-from .speakers import speaker
+from .speakers import Speakers
 
 try:  # Python 3.11+
     import tomllib
@@ -167,19 +168,38 @@ class CheckedClaim:
                 "note": None if self.doubt is None else self.doubt.reason}
 
 
-def _placed(claim: Claim, patterns: tuple[Pattern, ...]) -> tuple[int | None, bool]:
-    """The diagram of *claim*: named, or the last of its score it follows."""
-    if claim.diagram is not None:
-        return claim.diagram, True
-    before = [p for p in patterns if p.tradition is claim.tradition
-              and p.strokes[-1].location.offset < claim.offset]
-    return (before[-1].diagram if before else None), False
+class _Placer:
+    """Where each claim of a text stands among its *patterns* (in text order):
+    built once, so that a text of many claims and many patterns costs their
+    sum, not their product."""
 
+    def __init__(self, patterns: tuple[Pattern, ...]):
+        self._ends: dict[Tradition, list[int]] = {t: [] for t in Tradition}
+        self._diagrams: dict[Tradition, list[int]] = {t: [] for t in Tradition}
+        self._own: dict[tuple[Tradition, int], Pattern] = {}
+        for p in patterns:
+            self._ends[p.tradition].append(p.strokes[-1].location.offset)
+            self._diagrams[p.tradition].append(p.diagram)
+            if p.witness is None:
+                self._own.setdefault((p.tradition, p.diagram), p)
+        self._patterns = patterns
+        self._sorted = all(e == sorted(e) for e in self._ends.values())
 
-def _counted(patterns: tuple[Pattern, ...], claim: Claim, diagram: int | None) -> int | None:
-    pattern = next((p for p in patterns if p.tradition is claim.tradition
-                    and p.diagram == diagram and p.witness is None), None)
-    return None if pattern is None else pattern.counts(PARTS[claim.part])[claim.drum]
+    def placed(self, claim: Claim) -> tuple[int | None, bool]:
+        """The diagram of *claim*: named, or the last of its score it follows."""
+        if claim.diagram is not None:
+            return claim.diagram, True
+        if not self._sorted:                       # (patterns not in text order: each looked at)
+            before = [p for p in self._patterns if p.tradition is claim.tradition
+                      and p.strokes[-1].location.offset < claim.offset]
+            return (before[-1].diagram if before else None), False
+        k = bisect.bisect_left(self._ends[claim.tradition], claim.offset)
+        return (self._diagrams[claim.tradition][k - 1] if k else None), False
+
+    def counted(self, claim: Claim, diagram: int | None) -> int | None:
+        """What the text's own reading of *claim*'s diagram counts of its drum and part."""
+        pattern = self._own.get((claim.tradition, diagram)) if diagram is not None else None
+        return None if pattern is None else pattern.counts(PARTS[claim.part])[claim.drum]
 
 
 def _doubt(claim: Claim, diagram: int | None) -> Doubt | None:
@@ -219,12 +239,13 @@ def text_claims(text: str, patterns: tuple[Pattern, ...], source: str,
         if lo <= u.offset <= hi:
             notices.append(Notice(_lost_message(u), src.location(u.offset), filename))
     out = []
+    placer, speaker = _Placer(patterns), Speakers(text)
     for claim in found:
         if lo <= claim.offset <= hi:
-            diagram, stated = _placed(claim, patterns)
+            diagram, stated = placer.placed(claim)
             out.append(CheckedClaim(claim, diagram, stated, source, src.location(claim.offset),
-                                    _counted(patterns, claim, diagram), _doubt(claim, diagram),
-                                    filename, speaker(text, claim.offset)))
+                                    placer.counted(claim, diagram), _doubt(claim, diagram),
+                                    filename, speaker(claim.offset)))
     return tuple(out), tuple(notices)
 
 

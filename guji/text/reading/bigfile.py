@@ -31,6 +31,7 @@ import numpy as np
 from ...i18n import _
 from ...errors import EncodingError
 from ...files import reason
+from .cost import check_hits, check_reading
 from .lexer import _LINE_BREAK, SourceText, Token, match_notes, paused_collector, _tokens
 from .notespans import find, finish
 from .slicemap import Workspace, line_starts, piece_map, roomy_heap
@@ -168,6 +169,7 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
         raise EncodingError(_('{path}: cannot read: {value}').format(path=path, value=reason(e))) from None
     if any(d is None for d in done):
         return None
+    check_hits((m[0][1] for d in done for m in d[0]), sum(d[3] for d in done), filename or path)
     raw, starts, pieces, size = [], [np.zeros(1, dtype=np.int32)], [], 0
     for maps, lines_at, parts, chars in done:
         raw += [_shifted(m, size) for m in maps]
@@ -182,6 +184,7 @@ def scan_big(path: str, filename: str | None = None, labels: str = "auto",
     del starts
     spans = _spans(lines, tm, np.array([0]), np.array([size]))
     src = SparseSource(path, filename, spans, pieces, lines, size)
+    check_reading([(text, 0, len(text)) for _at, text in src.sparse.windows], filename or path)
     with paused_collector():
         return read_tokens(src, src.tokens(), None, labels)
 
@@ -313,6 +316,7 @@ class SparseSource(WindowSource):
         self.text = self.sparse                 # type: ignore[assignment]
         self.filename = filename
         self._starts, self._numbers = starts, numbers
+        self._last_line = (-1, 0)
         self._lines: int | None = line
 
     def line_text(self, line: int) -> str:

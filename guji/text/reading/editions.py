@@ -243,7 +243,7 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
         where = f"edition {pid.source}"
     found = result.find(pid.tradition, pid.diagram)
     if found is None:
-        have = ", ".join(f"{p.tradition.slug}:{p.diagram}" for p in result.patterns) or "none"
+        have = _ids(result.patterns)
         said = ""
         if result.notices and warn is not None:
             said = f"; see the warning{'s' if len(result.notices) > 1 else ''} above"
@@ -254,6 +254,19 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
                     + (f" (and {more} more: guji scan {pid.source})" if more else ""))
         raise UsageError(_('{pattern_id}: {where} has no {label} in diagram {diagram} (it has: {have}){said}').format(pattern_id=pattern_id, where=where, label=pid.tradition.label, diagram=pid.diagram, have=have, said=said))
     return found if pid.witness is None else _witness_of(found, pid, pattern_id)
+
+
+#: The most patterns named where the one asked for is not there.
+_NAMED = 20
+
+
+def _ids(patterns: tuple[Pattern, ...]) -> str:
+    """``lu:1, xue:1``: the first :data:`_NAMED` of *patterns* (a text dense with
+    patterns has hundreds of thousands: one line, not megabytes)."""
+    shown = ", ".join(f"{p.tradition.slug}:{p.diagram}" for p in patterns[:_NAMED]) or "none"
+    if len(patterns) <= _NAMED:
+        return shown
+    return _("{shown} … ({n:,} in all)").format(shown=shown, n=len(patterns))
 
 
 def _q(text: str) -> str:

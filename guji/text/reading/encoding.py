@@ -158,8 +158,9 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     return decode(data, encoding, name)
 
 
-#: The largest input text whatever the limits (``--force``): scanning takes
-#: about 20 bytes of memory a byte of text.
+#: The largest input text whatever the limits (``--force``): scanning prose
+#: takes a few bytes of memory a byte of text, a text dense with patterns more
+#: (measured before it is read: :mod:`guji.text.reading.cost`).
 HARD_TEXT_BYTES = 2 ** 30
 
 

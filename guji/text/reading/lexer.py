@@ -100,6 +100,7 @@ class SourceText:
         starts = array("q", [0])
         starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
         self._starts = starts
+        self._last_line = (-1, 0)
 
     @property
     def line_count(self) -> int:
@@ -115,7 +116,18 @@ class SourceText:
 
     def location(self, offset: int) -> Location:
         line = bisect.bisect_right(self._starts, offset) - 1
-        return Location(offset, line + 1, offset - self._starts[line] + 1)
+        return Location(offset, self.line_number(line), offset - self._starts[line] + 1)
+
+    def line_number(self, k: int, numbers=None) -> int:
+        """The number of the *k*-th line counted (``numbers[k]``, or ``k + 1``), the
+        same int object for the locations of one line asked in turn: a pattern's
+        strokes share it, not an int each (28 bytes a stroke of a dense text)."""
+        last = self._last_line
+        if last[0] == k:
+            return last[1]
+        number = k + 1 if numbers is None else numbers[k]
+        self._last_line = (k, number)
+        return number
 
     def line_text(self, line: int) -> str:
         """The text of 1-based *line*, without its line break."""

@@ -27,6 +27,7 @@ from ...i18n import _, ngettext
 from ...errors import EncodingError, GujiError
 from ...files import reason
 from ...limits import Limits, current, using
+from .cost import check_reading
 from .encoding import open_text_file, read_text
 
 #: Bytes looked at for a NUL that marks a binary file.
@@ -153,6 +154,8 @@ def scan_many(paths: list[str], encoding: str | None = None, labels: str = "auto
                                      [_line(p) for p in result.patterns])
                 continue
             text, used, size = read_lean(path, encoding)
+            if text is not None:
+                check_reading([(text, 0, len(text))], path)   # before the texts are mapped
             read.append((path, text, used, size, None))
         except GujiError as e:
             read.append((path, None, None, 0, str(e)))

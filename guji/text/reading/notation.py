@@ -145,7 +145,7 @@ def drum_of(glyph: str) -> Drum | None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Stroke:
     """One stroke of a pattern, with the glyph exactly as the source wrote it.
 
@@ -164,7 +164,7 @@ class Stroke:
         return self.drum.glyph
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceNote:
     """A note as the source writes it: ``text`` from its first bracket to its
     last (a note flattened into several bracket groups included, line breaks
@@ -177,17 +177,17 @@ class SourceNote:
         return {"note": self.text, "line": self.location.line, "column": self.location.column}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UnreadNote(SourceNote):
     """A note with strokes in it that guji did not read as a variant, and why."""
 
     reason: str = ""
 
     def to_json(self) -> dict:
-        return {**super().to_json(), "reason": self.reason}
+        return {**SourceNote.to_json(self), "reason": self.reason}   # (slots: no bare super())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pattern:
     """One drum pattern: strokes split by 半 into a first part and the half.
 

@@ -18,6 +18,7 @@ tokens (:func:`build_pattern`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from sys import intern
 from dataclasses import dataclass, replace
 
 from ...errors import Location, NotationError, describe_char, escape_controls, quoted
@@ -79,7 +80,7 @@ def build_pattern(src: SourceText, run_tokens: list[Token], tradition: Tradition
     half_loc: Location | None = None
     for tok in run_tokens:
         if tok.kind is Kind.STROKE:
-            strokes.append(Stroke(tok.drum, len(strokes), tok.text, tok.location))
+            strokes.append(Stroke(tok.drum, len(strokes), intern(tok.text), tok.location))
         elif tok.kind is Kind.HALF:
             half_start = len(strokes)
             half_loc = tok.location

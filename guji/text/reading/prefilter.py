@@ -83,6 +83,7 @@ from array import array
 import numpy as np
 
 from ...errors import Location
+from .cost import check_reading
 from .labels import LABEL_MODES, LabelMode
 from .lexer import _LINE_BREAK, SourceText, paused_collector, tokenize
 from .notation import HALF, HEADINGS, LABELS, ROUND_GLYPHS, SQUARE_GLYPHS
@@ -125,9 +126,11 @@ def prefiltered_scan(text: str, filename: str | None = None, edition: str | None
         return scan(text, filename, edition, labels, read_bracketed=True)
     with paused_collector():
         if spans is None:
+            check_reading([(text, 0, len(text))], filename)     # (mapping a dense text costs too)
             spans = windows(text)
         if not spans:
             return ScanResult((), ())   # no token: nothing found, nothing said
+        check_reading([(text, a, b) for a, b in spans], filename, said=False)   # (said: the whole's)
         src = WindowSource(text, filename, spans)
         return read_tokens(src, tokenize(src, spans), edition, labels)
 
@@ -329,6 +332,7 @@ class WindowSource(SourceText):
             done = starts[-1]
         self._lines: int | None = None
         self._starts, self._numbers = starts, numbers
+        self._last_line = (-1, 0)
 
     @property
     def line_count(self) -> int:
@@ -347,7 +351,7 @@ class WindowSource(SourceText):
 
     def location(self, offset: int) -> Location:
         k = bisect.bisect_right(self._starts, offset) - 1
-        return Location(offset, self._numbers[k], offset - self._starts[k] + 1)
+        return Location(offset, self.line_number(k, self._numbers), offset - self._starts[k] + 1)
 
     def line_text(self, line: int) -> str:
         start = self.line_start(line)

@@ -42,6 +42,7 @@ The caller can force one side with ``labels="after"`` or ``"before"``.
 from __future__ import annotations
 
 from ...i18n import _
+from .cost import check_reading
 from .hidden import bracketed, hidden_notices, lost_symbols, unbracketed
 from .labels import LABEL_MODES, LabelMode, attach_labels, caption_lines, label_items
 from .lexer import SourceText, Token, paused_collector, tokenize
@@ -96,6 +97,7 @@ def scan(text: str, filename: str | None = None, edition: str | None = None,
 
 def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMode,
           read_bracketed: bool) -> ScanResult:
+    check_reading([(text, 0, len(text))], filename)
     src = SourceText(text, filename)
     return read_tokens(src, tokenize(src), edition, labels, read_bracketed)
 
@@ -103,9 +105,30 @@ def _scan(text: str, filename: str | None, edition: str | None, labels: LabelMod
 def read_tokens(src: SourceText, tokens: list[Token], edition: str | None,
                 labels: LabelMode, read_bracketed: bool = False) -> ScanResult:
     """:func:`scan`'s reading of the *tokens* of *src* (all of them, or those of
-    the windows :mod:`guji.text.reading.prefilter` keeps)."""
-    filename = src.filename
+    the windows :mod:`guji.text.reading.prefilter` keeps).
+
+    *tokens* is emptied once it is read, and each segment let go once its
+    pattern is made: the tokens of a text dense with patterns are freed as
+    its patterns are made, not held beside them all."""
     notices: list[Notice] = []
+    src, assigned = _assigned(src, tokens, labels, read_bracketed, notices)
+    tokens.clear()
+    filename = src.filename
+
+    def notice(message: str, offset: int | None) -> None:
+        notices.append(Notice(message, src.location(offset) if offset is not None else None,
+                              filename))
+
+    patterns = _number(src, assigned, edition, notice)
+    return ScanResult(tuple(patterns), tuple(notices))
+
+
+def _assigned(src: SourceText, tokens: list[Token], labels: LabelMode, read_bracketed: bool,
+              notices: list[Notice]) -> tuple[SourceText, list[tuple[Segment, Token]]]:
+    """The segments of *tokens* that are patterns, each with its label, and the
+    source they are read in (the text without its brackets, with
+    *read_bracketed*); what is said on the way is added to *notices*."""
+    filename = src.filename
 
     def notice(message: str, offset: int | None) -> None:
         notices.append(Notice(message, src.location(offset) if offset is not None else None,
@@ -124,18 +147,18 @@ def read_tokens(src: SourceText, tokens: list[Token], edition: str | None,
     for message, offset in lost_symbols(tokens):
         notice(message, offset)
     items = label_items(pieces, caption_lines(tokens), notice)
-    patterns = _number(src, attach_labels(items, labels, notice), edition, notice)
-    return ScanResult(tuple(patterns), tuple(notices))
+    return src, attach_labels(items, labels, notice)
 
 
 def _number(src: SourceText, assigned: list[tuple[Segment, Token]], edition: str | None,
             notice) -> list[Pattern]:
     """The patterns of the *assigned* segments, each numbered by its score's
     count in text order (see :func:`scan`, step 4); a notice if a score has
-    more than the chapter's two diagrams."""
+    more than the chapter's two diagrams. *assigned* is emptied as it is read."""
     counters = {t: 0 for t in Tradition}
     patterns: list[Pattern] = []
-    for seg, label in assigned:
+    for k, (seg, label) in enumerate(assigned):
+        assigned[k] = None                  # type: ignore[call-overload]  # its tokens freed
         counters[label.tradition] += 1
         pattern = build_pattern(src, seg.tokens, label.tradition, counters[label.tradition],
                                 edition, label, seg.notes + seg.trailing)

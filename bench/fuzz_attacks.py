@@ -24,6 +24,7 @@ import json
 import queue
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -90,6 +91,10 @@ def _report(results: list[dict], seed: int, took: float) -> dict:
     return classes
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3000)
@@ -100,6 +105,8 @@ def main() -> None:
     parser.add_argument("--only", type=int, help="run this attack alone and keep its folder")
     parser.add_argument("--json", type=Path, help="write every run's result here")
     args = parser.parse_args()
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # even when started with '&'
+    signal.signal(signal.SIGTERM, _stop)
     biggest = int(args.biggest_mb * 2 ** 20)
     base = Path(tempfile.mkdtemp(prefix="guji-attacks-"))
     caches: queue.Queue = queue.Queue()
@@ -122,7 +129,7 @@ def main() -> None:
                 results.append(_shown(future.result()))
                 if n % 100 == 0:
                     print(f"-- {n:,} runs, {time.monotonic() - started:.0f} s", flush=True)
-        except KeyboardInterrupt:                  # Ctrl-C: the figures of the runs made
+        except KeyboardInterrupt:       # Ctrl-C or SIGTERM: the figures of the runs made
             print("-- stopped: the runs under way finish, the rest are not made", flush=True)
             pool.shutdown(cancel_futures=True)
             results += [_shown(f.result()) for f in futures[len(results):]

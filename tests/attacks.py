@@ -210,9 +210,10 @@ def _command(rng: random.Random, folder: Path, text: str | None) -> tuple[list[s
     outputs = []
     if suffixes:
         out = "out" + rng.choice(suffixes)
-        out = "out/" if out == "out/" else out
+        if command in ("midi", "render", "draw", "compare") and rng.random() < 0.15:
+            out = "-"                           # standard output: a pipe, or /dev/full
         argv += ["-o", out]
-        outputs.append(out.rstrip("/"))
+        outputs += [out.rstrip("/")] if out != "-" else []
     if command in ("render", "compare", "page", "play", "midi"):
         argv += QUICK if command != "midi" else QUICK[:2]
     return argv, outputs

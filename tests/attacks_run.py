@@ -11,7 +11,8 @@ resident set of the process and of every process it waited for).
 :func:`judge` lists what went wrong (nothing, if all is well): an exit status
 other than 0, 1, 2 (or, after a signal, 128+N, or the signal itself before
 guji's handlers were in place); a traceback or a Python repr on stderr; an
-error that says nothing; more than :data:`MOST_LINES` lines; a stop without
+error (status 2) that says nothing; standard output on ``/dev/full`` not
+said with exit 2; more than :data:`MOST_LINES` lines; a stop without
 its one documented line, or later than :data:`STOP_SECONDS` after the signal;
 a hang; a peak over :data:`MOST_BYTES`; a process of its session left
 running; a hidden or temporary file left in its folder or its ``$TMPDIR``;
@@ -44,6 +45,10 @@ MOST_LINES = 40
 #: What a stop says (docs/stopping.md), by signal.
 STOP_LINES = {signal.SIGINT: "guji: interrupted", signal.SIGTERM: "guji: terminated (SIGTERM)",
               signal.SIGHUP: "guji: hung up (SIGHUP)"}
+#: Commands whose output is on stdout: with stdout on /dev/full, one line and exit 2
+#: (docs/stopping.md).
+PRINTING = ("list", "glyphs", "show", "scan", "diff", "collate", "claims", "man", "completion",
+            "--help", "--version", "devices")
 #: What only Python says: a traceback, a lost exception, a repr, an errno tuple.
 PYTHON_SAYS = re.compile(r"Traceback \(most recent call last\)|Exception ignored|object at 0x"
                          r"|\[Errno \d+\]|^\w*(Error|Exception|Warning): |<class '|^  File \"",
@@ -141,6 +146,14 @@ def _wait(pid: int, deadline: float) -> tuple[int | None, int]:
         time.sleep(0.005)
 
 
+def _bounded_with_stops() -> None:
+    """The bounds of ``tests/runner.py``, and the stop signals as a terminal gives them
+    (not ignored, as ``nohup`` or a script's ``&`` would have this process pass them on)."""
+    runner._bounded(runner.FILE_BYTES, runner.MEMORY_BYTES)()
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def run(attack: Attack, folder: Path, cache: Path) -> Outcome:
     """*attack* in *folder* (made by :func:`attacks.draw`), the cache of hits in *cache*."""
     tmp = folder.parent / (folder.name + ".tmp")
@@ -157,7 +170,7 @@ def run(attack: Attack, folder: Path, cache: Path) -> Outcome:
         [sys.executable, "-m", "guji", *attack.argv], cwd=folder, env=env, stdin=null,
         stdout=full if attack.stdout == "full" else subprocess.PIPE,
         stderr=full if attack.stderr == "full" else subprocess.PIPE, start_new_session=True,
-        preexec_fn=runner._bounded(runner.FILE_BYTES, runner.MEMORY_BYTES))
+        preexec_fn=_bounded_with_stops)
     readers = [_reader(s, sink) for s, sink in ((proc.stdout, out), (proc.stderr, err)) if s]
     signalled = None
     if attack.signal is not None:
@@ -270,10 +283,13 @@ def _stderr(attack: Attack, outcome: Outcome, signalled: bool) -> list[tuple[str
         found.append(("traceback", err[-1500:]))
     elif (m := PYTHON_SAYS.search(err)):
         found.append(("python on stderr", f"{m.group(0)!r} in: {err[-800:]}"))
-    if outcome.status in (1, 2) and not any(line.startswith("guji") for line in lines):
+    if outcome.status == 2 and not any(line.startswith("guji") for line in lines):
         found.append(("error that says nothing", err[-500:]))
     if len(lines) > MOST_LINES:
         found.append((f"over {MOST_LINES} lines", f"{len(lines)} lines: {err[:300]}…{err[-300:]}"))
+    printing = attack.argv[0] in PRINTING or "-o\0-" in "\0".join(attack.argv)
+    if attack.stdout == "full" and outcome.status in (0, 1) and printing:
+        found.append((f"exit {outcome.status} with stdout on /dev/full", err[-500:]))
     stop = STOP_LINES.get(attack.signal)
     if signalled and outcome.status == 128 + (attack.signal or 0):
         if lines.count(stop) != 1 or lines[-1:] != [stop]:

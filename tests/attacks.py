@@ -262,7 +262,10 @@ def draw(seed: str, folder: Path, kind: str | None = None, biggest: int = 1 << 2
     endless = argv[0] in ENDLESS or argv[0] == "play"
     if kind == "signal" or endless or (mixed and rng.random() < 0.15):
         sig = rng.choice(SIGNALS)
-        delay = rng.choice((0.0, rng.uniform(0, 0.05), rng.uniform(0.05, 0.5), rng.uniform(0.5, 3)))
+        delay = rng.choices((0.0, rng.uniform(0, 0.05), rng.uniform(0.05, 0.5), rng.uniform(0.5, 3)),
+                            (1, 2, 3, 4))[0]
+        if kind == "signal" and "--repeat" in _options_of(argv[0]):   # work to stop in
+            argv += ["--repeat", str(rng.choice((20, 100, 400)))]
     return Attack(kind, seed, tuple(argv), tuple(setup), stdout, stderr, sig, delay,
                   fifo_in, fuzz.big_text(rng, "dense", 2000) if fifo_in else b"", fifo_out,
                   tuple(outputs), endless)

@@ -1,7 +1,7 @@
 """The attacks of issue 35, bounded for CI: every kind, a few seeded runs each.
 
 The campaign (``bench/fuzz_attacks.py``: thousands of runs, texts of tens of
-MB) in small: :data:`RUNS` attacks of each kind of ``tests/attacks.py``,
+MB) in small: a few seeded attacks (:data:`RUNS`) of each kind of ``tests/attacks.py``,
 texts up to :data:`BIGGEST` bytes, :data:`AT_ONCE` guji processes at a time,
 each judged by ``tests/attacks_run.py`` exactly as the campaign judges
 (exit status, nothing but guji's lines on stderr, a stop's one line, no
@@ -30,7 +30,8 @@ import attacks
 import attacks_run
 
 SEED = 3500
-RUNS = 8
+#: Attacks of each kind; the quick kinds (a signal, /dev/full, odd options) more of them.
+RUNS = dict.fromkeys(attacks.KINDS, 8) | {"signal": 24, "full": 24, "options": 16}
 BIGGEST = 2 << 20
 AT_ONCE = 2
 
@@ -74,7 +75,7 @@ def test_the_attacks_of_one_kind(tmp_path, kind):
         (tmp_path / f"cache{i}").mkdir()
         caches.put(tmp_path / f"cache{i}")
     with ThreadPoolExecutor(AT_ONCE) as pool:
-        problems = [p for found in pool.map(lambda i: _one(kind, i, tmp_path, caches), range(RUNS))
-                    for p in found]
+        runs = pool.map(lambda i: _one(kind, i, tmp_path, caches), range(RUNS[kind]))
+        problems = [p for found in runs for p in found]
     shutil.rmtree(tmp_path, ignore_errors=True)
     assert problems == [], "\n".join(problems)[:8000]

@@ -79,3 +79,43 @@ def test_the_attacks_of_one_kind(tmp_path, kind):
         problems = [p for found in runs for p in found]
     shutil.rmtree(tmp_path, ignore_errors=True)
     assert problems == [], "\n".join(problems)[:8000]
+
+
+def _outcome(**given) -> attacks_run.Outcome:
+    fields = dict(status=0, stderr="", stdout=b"", seconds=1.0, peak_bytes=50 << 20,
+                  signalled_at=None, stop_seconds=None, strays=(), fifo_bytes=b"")
+    return attacks_run.Outcome(**(fields | given))
+
+
+def test_the_judge_sees_each_failure(tmp_path):
+    """The judgement itself, on made-up outcomes: each failure it is there for is seen."""
+    folder, cache = tmp_path / "run0", tmp_path / "cache"
+    for made in (folder, cache, tmp_path / "run0.tmp"):
+        made.mkdir()
+    plain = attacks.Attack("options", "0:0", ("render", "lu", "-o", "out.flac"), outputs=("out.flac",))
+    stopped = attacks.Attack("signal", "0:0", ("render", "lu"), signal=15, delay=0.1)
+    listed = attacks.Attack("full", "0:0", ("list",), stdout="full")
+
+    def seen(attack, **given) -> set[str]:
+        return {what for what, _ in attacks_run.judge(attack, _outcome(**given), folder, cache)}
+    assert seen(plain) == set()
+    assert seen(plain, status=None) == {"hang"}
+    assert seen(plain, status=1, stderr="Traceback (most recent call last):\n  x\n") \
+        >= {"traceback"}
+    assert seen(plain, status=2, stderr="guji: OSError: [Errno 28] x") == {"python on stderr"}
+    assert seen(plain, status=2) == {"error that says nothing"}
+    assert seen(plain, status=130, stderr="guji: interrupted") == {"exit 130"}
+    assert seen(plain, peak_bytes=3 * 10 ** 9) == {"over 2 GB"}
+    assert seen(plain, strays=("lilypond x.ly",)) == {"process left running"}
+    assert seen(plain, stderr="guji: warning\n" * 41) == {"over 40 lines"}
+    assert seen(stopped, status=143, stderr="guji: terminated (SIGTERM)", signalled_at=0.1,
+                stop_seconds=0.2) == set()
+    assert seen(stopped, status=143, stderr="", signalled_at=0.1,
+                stop_seconds=0.2) == {"stop without its one line"}
+    assert seen(stopped, status=143, stderr="guji: terminated (SIGTERM)", signalled_at=0.1,
+                stop_seconds=11.0) == {"slow to stop"}
+    assert seen(listed, status=0) == {"exit 0 with stdout on /dev/full"}
+    (folder / ".out.flac.x1y2.guji-tmp").write_bytes(b"")
+    (tmp_path / "run0.tmp" / "lilypond-x").write_bytes(b"")
+    (folder / "out.flac").write_bytes(b"fLaC not really")
+    assert seen(plain) == {"temporary file left", "left in TMPDIR", "bad output .flac"}

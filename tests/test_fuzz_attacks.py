@@ -9,8 +9,8 @@ hang over 60 s, no process over 2 GB, nothing left running or behind, every
 output read back). A failure prints the exact command line, the files it was
 given, and the command that makes the same attack again.
 
-:data:`AWAITING` names the kinds whose failures other branches fix (issue 35):
-until they are merged those kinds are expected to fail (``xfail``, not
+:data:`AWAITING` names the kinds that fail today, and why (issue 35): until
+the fixes are merged those kinds are expected to fail (``xfail``, not
 strict: the draw is seeded, but a signal's moment is the machine's).
 ``GUJI_ATTACKS_ALL=1`` runs them as plain tests; once merged, a kind is
 taken out of :data:`AWAITING`.
@@ -35,15 +35,12 @@ RUNS = dict.fromkeys(attacks.KINDS, 8) | {"signal": 24, "full": 24, "options": 1
 BIGGEST = 2 << 20
 AT_ONCE = 2
 
-#: Kinds that fail until the fixes of other branches are merged, and why.
+#: Kinds that fail until their fixes are merged, and why.
 AWAITING = {
-    "dense": "the scanner's memory on pattern-dense texts",
-    "long-line": "the scanner's memory; a warning a pattern (hundreds of lines)",
-    "labels": "the scanner on many labels; a warning a label (thousands of lines)",
-    "symlink-loop": "tracebacks on symbolic-link loops (kit samples, folders)",
-    "kit-number": "tracebacks on huge kit numbers (OverflowError, the limiter)",
-    "full": "the exit status and stderr with /dev/full",
-    "signal": "the start-up window of signals; the worker pools' stops",
+    "labels": "a warning for each group of labels without strokes: over 40 lines from a text "
+              "of 25 KB; the scanner on tens of MB of labels",
+    "symlink-loop": "tracebacks on symbolic-link loops (a kit's sample, a folder scanned)",
+    "kit-number": "tracebacks on huge kit numbers (OverflowError in guji.sound.synth)",
 }
 
 

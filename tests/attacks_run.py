@@ -51,6 +51,7 @@ PRINTING = ("list", "glyphs", "show", "scan", "diff", "collate", "claims", "man"
             "--help", "--version", "devices")
 #: What only Python says: a traceback, a lost exception, a repr, an errno tuple.
 PYTHON_SAYS = re.compile(r"Traceback \(most recent call last\)|Exception ignored|object at 0x"
+                         r"|<_io\.|<[\w.]+ name="
                          r"|\[Errno \d+\]|^\w*(Error|Exception|Warning): |<class '|^  File \"",
                          re.M)
 

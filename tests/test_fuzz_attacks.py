@@ -101,6 +101,8 @@ def test_the_judge_sees_each_failure(tmp_path):
         >= {"traceback"}
     assert seen(plain, status=2, stderr="guji: OSError: [Errno 28] x") == {"python on stderr"}
     assert seen(plain, status=2) == {"error that says nothing"}
+    assert seen(plain, status=2, stderr="guji: x: cannot read (Error opening <_io.BufferedReader "
+                                        "name='x'>: Format not recognised.)") == {"python on stderr"}
     assert seen(plain, status=130, stderr="guji: interrupted") == {"exit 130"}
     assert seen(plain, peak_bytes=3 * 10 ** 9) == {"over 2 GB"}
     assert seen(plain, strays=("lilypond x.ly",)) == {"process left running"}

@@ -88,6 +88,7 @@ def resample(x: np.ndarray, source_rate: int, rate: int) -> np.ndarray:
 @functools.lru_cache(maxsize=32)
 def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, int]:
     import soundfile as sf
+    raw = None
     try:
         with open(path, "rb") as raw, sf.SoundFile(raw) as f:    # any name
             frames, source_rate = _measured(path, f)
@@ -95,7 +96,7 @@ def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, in
     except UsageError:
         raise
     except Exception as e:  # libsndfile's errors are RuntimeError / LibsndfileError / TypeError
-        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        reason = sndfile_reason(e, raw) if str(e) else type(e).__name__
         raise UsageError(_('{path}: cannot read this recording ({reason}); use WAV, FLAC or OGG').format(path=path, reason=reason)) from None
     if len(mono) == 0:
         raise UsageError(_('{path}: the recording is empty').format(path=path))
@@ -116,6 +117,14 @@ def _read_recording(path: str, mtime_ns: int, size: int) -> tuple[np.ndarray, in
         shape(mono, 0.0, 0.05, source_rate)
     mono.setflags(write=False)
     return mono, int(source_rate)
+
+
+def sndfile_reason(error: Exception, opened) -> str:
+    """The first line of libsndfile's *error* on the file object *opened*,
+    without the object's Python repr (``Error opening <_io.BufferedReader
+    name='x.wav'>: ``) that soundfile puts before the reason: the caller
+    names the file itself."""
+    return str(error).splitlines()[0].replace(f"Error opening {opened!r}: ", "")
 
 
 def _samples(n: int) -> str:

@@ -110,11 +110,12 @@ def room_response(room: str | None, rate: int, channels: int) -> np.ndarray | No
 
 
 def _file_response(path: str, rate: int, channels: int) -> np.ndarray:
-    from .recordings import resample
+    from .recordings import resample, sndfile_reason
     if not Path(path).is_file():
         raise UsageError(_("--room {path}: not dry, hall, court or an impulse response file")
                          .format(path=path))
     import soundfile as sf
+    f = None
     try:
         with open(path, "rb") as f, sf.SoundFile(f) as s:
             source_rate = s.samplerate
@@ -122,7 +123,7 @@ def _file_response(path: str, rate: int, channels: int) -> np.ndarray:
                           always_2d=True)
     except (sf.LibsndfileError, RuntimeError, OSError) as e:
         raise UsageError(_("--room {path}: not a readable WAV, FLAC or OGG file ({reason})")
-                         .format(path=path, reason=str(e).splitlines()[0])) from None
+                         .format(path=path, reason=sndfile_reason(e, f))) from None
     cols = [resample(np.ascontiguousarray(data[:, min(c, data.shape[1] - 1)]), source_rate, rate)
             for c in range(channels)]
     out = np.stack(cols, axis=1)

@@ -266,6 +266,8 @@ def draw(seed: str, folder: Path, kind: str | None = None, biggest: int = 1 << 2
                             (1, 2, 3, 4))[0]
         if kind == "signal" and "--repeat" in _options_of(argv[0]):   # work to stop in
             argv += ["--repeat", str(rng.choice((20, 100, 400)))]
+        if endless and kind != "signal" and not mixed:   # a stop, not an attack on start-up
+            delay = max(delay, 1.0)
     return Attack(kind, seed, tuple(argv), tuple(setup), stdout, stderr, sig, delay,
                   fifo_in, fuzz.big_text(rng, "dense", 2000) if fifo_in else b"", fifo_out,
                   tuple(outputs), endless)

@@ -30,8 +30,9 @@ import attacks
 import attacks_run
 
 SEED = 3500
-#: Attacks of each kind; the quick kinds (a signal, /dev/full, odd options) more of them.
-RUNS = dict.fromkeys(attacks.KINDS, 8) | {"signal": 24, "full": 24, "options": 16}
+#: Attacks of each kind; more of the quick kinds (a signal, /dev/full, options, kits).
+RUNS = dict.fromkeys(attacks.KINDS, 8) | {"signal": 24, "full": 24, "options": 16,
+                                            "kit-number": 16, "symlink-loop": 16}
 BIGGEST = 2 << 20
 AT_ONCE = 2
 
@@ -41,6 +42,8 @@ AWAITING = {
               "of 25 KB; the scanner on tens of MB of labels",
     "symlink-loop": "tracebacks on symbolic-link loops (a kit's sample, a folder scanned)",
     "kit-number": "tracebacks on huge kit numbers (OverflowError in guji.sound.synth)",
+    "signal": "the start-up window: SIGINT while Python imports its site module is a "
+              "KeyboardInterrupt traceback ('Fatal Python error: init_import_site')",
 }
 
 

@@ -7,6 +7,11 @@ line breaks of every kind) and from random code points; :func:`encoded`
 gives it as bytes in one of the encodings a user's file may have, or
 damaged. Used by the CLI fuzz test and ``bench/fuzz_scan.py``.
 
+The attacks of ``tests/attacks.py`` (whole guji processes, ``bench/fuzz_attacks.py``
+and ``test_fuzz_attacks``) draw their big texts from :func:`big_text` (pattern-dense
+lines of random strokes, one long line, labels with few strokes, ○ alone, of any
+size) and their kit files' numbers from :data:`ABSURD_NUMBERS`.
+
 The command-line fuzz tests (``test_cli_fuzz``, ``test_fuzz_sweep``) share
 how a run is made and bounded: :func:`run_main` calls the command line in
 this process, as the console script does; :func:`bounded_block` runs one
@@ -69,6 +74,41 @@ def encoded(rng: random.Random, value: str) -> bytes:
         if data:
             data[rng.randrange(len(data))] = rng.randrange(256)
     return bytes(data)
+
+
+LABELS = ("魯鼓", "薛鼓", "鲁鼓", "薛鼔", "魯鼔", "薜鼓")
+
+#: Numbers a kit file may hold that no voice can use: huge, tiny, subnormal, not numbers.
+ABSURD_NUMBERS = ("1e308", "-1e308", "1e-320", "-1e-320", "4.9e-324", "1.7976931348623157e308",
+                  "9" * 400, "-" + "9" * 400, "18446744073709551617", "-9223372036854775809",
+                  "nan", "inf", "-inf", '"NaN"', '"inf"', '"1e308"', "0", "-0.0", "1e999")
+BIG_TEXTS = ("dense", "long-line", "labels", "circles")
+
+
+def _strokes(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice("○□") for _ in range(n))
+
+
+def _dense_line(rng: random.Random) -> str:
+    """One pattern: a label, random strokes, 半, random strokes (as 魯鼓○□○○□□○□○○半…)."""
+    return (rng.choice(LABELS[:4]) + _strokes(rng, rng.randint(1, 14)) + "半"
+            + _strokes(rng, rng.randint(1, 16)))
+
+
+def big_text(rng: random.Random, kind: str, size: int) -> bytes:
+    """About *size* bytes (UTF-8) of one of :data:`BIG_TEXTS`: ``dense``, a pattern
+    a line; ``long-line``, patterns without a line break; ``labels``, the labels
+    over and over with a stroke or two between; ``circles``, ○ alone."""
+    if kind == "circles":
+        return ("○" * (size // 3)).encode()
+    if kind == "labels":
+        unit = "".join(rng.choice(LABELS) + _strokes(rng, rng.randint(0, 2))
+                       + ("半" if rng.random() < 0.1 else "") for _ in range(500))
+    else:
+        unit = ("\n" if kind == "dense" else rng.choice(("", " ", "\u3000"))).join(
+            _dense_line(rng) for _ in range(300)) + ("\n" if kind == "dense" else "")
+    data = unit.encode()
+    return (data * (size // len(data) + 1))[:size].decode("utf-8", "ignore").encode()
 
 
 def run_main(argv: list[str]) -> tuple[int, str]:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import soundfile as sf
 
 from guji.sound.kit import default_kit
@@ -140,3 +141,20 @@ def test_a_loop_in_a_room_rings_across_its_segments_as_one_render_would():
     whole = Mix(loop.passes(0, 40), kit=kit, rate=8000, channels=2, gains=feed.gains)
     want = np.concatenate(list(whole.blocks(1000)))[:len(got)]
     assert np.max(np.abs(got - want)) < 1e-6
+
+
+def test_a_file_libsndfile_cannot_read_is_named_without_a_python_repr(tmp_path):
+    """soundfile's reason (``Error opening <_io.BufferedReader name='…'>: Format not
+    recognised.``) is said without the file object's repr, for a room and a kit's sample."""
+    from guji.errors import UsageError
+    from guji.sound.kit import load_kit
+    from guji.sound.room import room_response
+    (tmp_path / "notes.txt").write_text("not audio at all")
+    (tmp_path / "kit.toml").write_text('[small]\nsample = "notes.txt"\n')
+    with pytest.raises(UsageError) as room:
+        room_response(str(tmp_path / "notes.txt"), 8000, 2)
+    with pytest.raises(UsageError) as kit:
+        load_kit(tmp_path / "kit.toml", 8000)
+    for said in (str(room.value), str(kit.value)):
+        assert "notes.txt" in said and "Format not recognised" in said, said
+        assert "<_io" not in said and "BufferedReader" not in said, said

@@ -83,3 +83,30 @@ def test_atomic_path_renames_on_success_and_cleans_up_on_interrupt(tmp_path):
             raise KeyboardInterrupt
     assert target.read_bytes() == b"done"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.wav"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "gb18030"])
+def test_a_named_pipe_is_read_once_to_its_end(tmp_path, encoding):
+    """``guji scan FIFO`` reads the pipe once: the bytes it looked at first (for
+    a NUL, a BOM) are kept, not read again from a pipe whose writer has gone
+    (it once opened the pipe a second time and waited there for ever)."""
+    import subprocess
+    import sys
+    import threading
+    fifo = tmp_path / "notes.txt"
+    os.mkfifo(fifo)
+    text = "序" * 5000 + "\n魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n"    # past the first 8 KiB looked at
+
+    def write() -> None:
+        with open(fifo, "wb") as f:
+            f.write(text.encode(encoding))
+    threading.Thread(target=write, daemon=True).start()
+    try:
+        r = subprocess.run([sys.executable, "-m", "guji", "scan", str(fifo)], cwd=tmp_path,
+                           capture_output=True, timeout=60, env=dict(os.environ, GUJI_LANG="en"))
+    except subprocess.TimeoutExpired:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))   # the writer, if still waiting
+        pytest.fail("guji scan of a named pipe still waiting after 60 s")
+    assert r.returncode == 0, r.stderr.decode()
+    assert "2:4  ○□○○□□○○半○□○○□○○○○□○□○" in r.stdout.decode(), r.stdout.decode()
+    assert f"({encoding})" in r.stdout.decode()

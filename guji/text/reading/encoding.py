@@ -139,16 +139,21 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     the limit, whatever the input (``/dev/zero`` is endless).
     """
     name = str(path)
-    most = current().text_bytes
     if name == "-":
-        name = "<stdin>"
-        data = _read(sys.stdin.buffer, most, name)
-    else:
-        with open_text_file(path, name) as f:
-            try:
-                data = _read(f, most, name)
-            except OSError as e:
-                raise EncodingError(_('{name}: cannot read: {value}').format(name=name, value=reason(e))) from None
+        return read_open(sys.stdin.buffer, "<stdin>", encoding)
+    with open_text_file(path, name) as f:
+        return read_open(f, name, encoding)
+
+
+def read_open(f, name: str, encoding: str | None = None, head: bytes = b"") -> tuple[str, str]:
+    """:func:`read_text` of the file *f*, open for reading in binary, whose
+    first bytes *head* were read already: a named pipe or a device cannot be
+    opened again for them (its writer has gone, or they are not there twice)."""
+    most = current().text_bytes
+    try:
+        data = head + _read(f, most - len(head), name)
+    except OSError as e:
+        raise EncodingError(_('{name}: cannot read: {value}').format(name=name, value=reason(e))) from None
     if len(data) > most:
         shown = f"{most / 2 ** 20:g} MiB" if most >= 2 ** 20 else f"{most:,.0f} bytes"
         raise LimitError(_("{name}: over guji's limit of {shown} for an input text").format(name=name, shown=shown))

@@ -28,7 +28,7 @@ from ...errors import EncodingError, GujiError
 from ...files import reason
 from ...limits import Limits, current, using
 from .cost import check_reading
-from .encoding import open_text_file, read_text
+from .encoding import open_text_file, read_open, read_text
 
 #: Bytes looked at for a NUL that marks a binary file.
 BINARY_PROBE = 8192
@@ -230,7 +230,10 @@ def read_lean(path: str, encoding: str | None = None, binary_ok: bool = False
             raise EncodingError(_('{path}: cannot read: {value}').format(path=path, value=reason(e))) from None
         if not binary_ok and b"\0" in head and not head.startswith(_WIDE_BOMS):
             return None, "", info.st_size
-        if (encoding or not stat.S_ISREG(info.st_mode) or info.st_size > most
+        if not stat.S_ISREG(info.st_mode):      # a pipe or a device: read on, not again
+            text, used = read_open(f, path, encoding, head=head)
+            return text, used, info.st_size
+        if (encoding or info.st_size > most
                 or head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))):
             text, used = read_text(path, encoding)
             return text, used, info.st_size

@@ -29,7 +29,7 @@ from importlib import resources
 
 from ...i18n import _
 from ...errors import UsageError, escape_controls
-from .bibl import Bibl
+from .bibl import Bibl, cited
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult
 from .scan import scan
@@ -233,7 +233,7 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
     pid = PatternId.parse(pattern_id)
     if pid.is_file:
         text, _encoding = read_text(pid.source, encoding)
-        result = scan(text, filename=pid.source, labels=labels)
+        result = scan(text, filename=cited(pid.source), labels=labels)
         where = pid.source
         if warn is not None:
             for notice in result.notices:

@@ -69,7 +69,7 @@ def test_load_from_a_user_file(tmp_path):
     f.write_text("my copy:\n魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", encoding="utf-8")
     p = load(f"lu@{f}")
     assert p.notation() == "○□○○□□○○半○□○○□○○○○□○□○"
-    assert p.filename == str(f) and p.edition is None
+    assert p.filename == f.name and p.edition is None     # cited: no local absolute path
     with pytest.raises(UsageError, match="no 薛鼓"):
         load(f"xue@{f}")
 
@@ -77,3 +77,29 @@ def test_load_from_a_user_file(tmp_path):
 def test_unknown_edition():
     with pytest.raises(UsageError, match="unknown edition"):
         edition("nope")
+
+
+@pytest.mark.parametrize("ed", editions(), ids=lambda e: e.slug)
+def test_one_form_of_the_volume_everywhere(ed):
+    """The volume guji shows is the one the seed's header writes, as the
+    bibliographic description has it (卷第五十九之二, not 卷58–59 beside it)."""
+    assert ed.volume == (ed.bibl.volume or ed.bibl.page)
+    assert ed.volume in ed.title_en and ed.volume in ed.cite()
+
+
+def test_show_and_list_name_the_digitised_text():
+    import json
+    import subprocess
+    import sys
+    guji = str(Path(sys.executable).with_name("guji"))
+    shown = subprocess.run([guji, "show", "lu"], capture_output=True, text=True,
+                           timeout=60).stdout
+    assert "line 3241 column 3 of its digitised text (collection unknown)" in shown
+    assert "collection unknown" in shown and "printed edition unknown" in shown
+    listed = json.loads(subprocess.run([guji, "list", "--json"], capture_output=True,
+                                       text=True, timeout=60).stdout)
+    for row in listed:
+        ed = edition(row["edition"])
+        assert row["digitised"]["file"] == ed.seed and row["volume"] == ed.volume
+        assert row["digitised"]["collection"] == (ed.bibl.collection or "unknown")
+    assert {r["digitised"]["printed"] for r in listed} == {"unknown", "钦定四库全书"}

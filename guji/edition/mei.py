@@ -85,11 +85,13 @@ def digital_source(text) -> str:
     text guji read; ``unknown`` said for what its source does not state."""
     b = text.bibl
     parts = [f"file {text.path}"] if text.path else []
-    for key in ("collection", "file", "commit"):
+    for key in ("collection", "file", "commit", "printed"):
         if getattr(b, key) and not (key == "file" and text.path):
             parts.append(f"{key} {getattr(b, key)}")
         elif key in b.unknown:
             parts.append(f"{key} unknown")
+    if "printed" in b.unknown:
+        parts.append("printed edition unknown")
     if text.sha256:
         what = "the file" if text.path else "the passage guji reads (guji/data/patterns)"
         parts.append(f"SHA-256 of {what} {text.sha256}")

@@ -103,3 +103,17 @@ def test_show_and_list_name_the_digitised_text():
         assert row["digitised"]["file"] == ed.seed and row["volume"] == ed.volume
         assert row["digitised"]["collection"] == (ed.bibl.collection or "unknown")
     assert {r["digitised"]["printed"] for r in listed} == {"unknown", "钦定四库全书"}
+
+
+def test_every_glyph_of_the_table_names_where_it_is_seen():
+    """Each accepted glyph names the shipped edition or the Kanripo work and
+    file it is seen in near 魯鼓/薛鼓, or says its source is unknown — no
+    vague 'digitised editions' (◍ and ◛ were so mapped to the big drum)."""
+    import re
+    from guji.text.reading.notation import ROUND_GLYPHS, SQUARE_GLYPHS
+    for glyph, note in {**ROUND_GLYPHS, **SQUARE_GLYPHS}.items():
+        assert (re.search(r"\(the shipped editions?\)", note)
+                or re.search(r"Kanripo KR\w+, KR\w+_\d+\.txt", note)
+                or note.endswith("(source unknown)")), (glyph, note)
+    assert "source unknown" in SQUARE_GLYPHS["\u25cd"] and "source unknown" in SQUARE_GLYPHS["\u25db"]
+    assert "KR1i0019_008.txt" in SQUARE_GLYPHS["\u53e3"]

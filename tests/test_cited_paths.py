@@ -1,7 +1,6 @@
 """No local absolute path of a user's text leaves the machine: every writer
 (the MEI and TEI editions, MusicXML, LilyPond, MIDI track names, the page,
-SVG, and the JSON of scan, show, and collate) names a file given by
-its absolute path by the path relative to the current folder, or by its name
+SVG, and the JSON of show and collate) names a file given by its absolute path by the path relative to the current folder, or by its name
 alone when the file is elsewhere (guji.text.reading.bibl.cited)."""
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ WRITERS = {
     "page": ["page", "lu@{A}", "-o", "{O}/p.html", "--single-file"],
     "svg": ["draw", "lu@{A}", "-o", "{O}/d.svg"],
     "show-json": ["show", "lu@{A}", "--json"],
-    "scan-json": ["scan", "{A}", "--json"],
     "collate-json": ["collate", "{A}", "--json"],
 }
 

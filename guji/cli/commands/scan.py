@@ -6,7 +6,6 @@ import json
 import sys
 
 from ...i18n import _, ngettext
-from ...text.reading.bibl import cited
 from ...text.reading.encoding import read_text
 from ...text.reading.library import _line, read_lean, scan_big_file
 from ._common import add_input_options, add_json_option, print_json
@@ -38,7 +37,7 @@ def run(args) -> int:
     if is_library(args.paths):
         return _library(args)
     path = args.paths[0]
-    name = "<stdin>" if path == "-" else cited(path)   # no local absolute path in its output
+    name = "<stdin>" if path == "-" else path
     jobs = args.jobs or 1          # a big file's first pass in N processes only if asked: memory
     big = None if path == "-" or args.read_bracketed else scan_big_file(path, args.encoding, args.labels, True, jobs)
     if big is not None:

@@ -184,3 +184,10 @@ def test_bad_header_input_is_one_line(args, said, tmp_path):
     proc = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and said in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
+def test_collate_says_a_text_without_a_diagram(tmp_path):
+    (tmp_path / "plain.txt").write_text("投壺之禮，主人奉矢。此本無鼓譜。\n", encoding="utf-8")
+    proc = guji("collate", "plain.txt", "--json", cwd=tmp_path)
+    said = [l for l in proc.stderr.splitlines() if "plain.txt" in l]
+    assert len(said) == 1 and "no diagram" in said[0]

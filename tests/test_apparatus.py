@@ -14,6 +14,7 @@ import pytest
 
 from guji.cli.main import main
 from guji.errors import UsageError
+from guji.text.reading.bibl import cited
 from guji.text.reading.editions import PatternId, load
 from guji.text.reading.scan import scan
 from guji.compare.modes import Timing, compare
@@ -148,7 +149,7 @@ def test_show_scan_and_diff_take_a_witness(tmp_path, capsys):
     path = written(tmp_path, with_note(seed(BENYI), "lu:1", 8, "(一本作○)"))
     assert main(["show", f"lu:1@{path}~一本", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["id"] == f"lu:1@{path}~一本" and data["witness"] == "一本"
+    assert data["id"] == f"lu:1@{cited(path)}~一本" and data["witness"] == "一本"
     assert data["before"] == "○□○○□□○○○○□" and data["notes"][0]["note"] == "(一本作○)"
     assert main(["scan", path]) == 0
     out = capsys.readouterr().out
@@ -178,7 +179,7 @@ def test_compare_diff_plays_the_witness_on_a_real_stream(tmp_path):
                        capture_output=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     out = r.stdout.decode("utf-8")
-    assert f"B lu:1@{path}~一本 differs" in out
+    assert f"B lu:1@{cited(path)}~一本 differs" in out
     assert "stroke 8 □ 鼓: B" in out and "strikes ○ 鼙" in out
 
 
@@ -188,7 +189,7 @@ def test_midi_of_a_witness_names_its_note(tmp_path, capsys):
     out = tmp_path / "yiben.mid"
     assert main(["midi", f"lu:1@{path}~一本", "--rite", "she", "-o", str(out)]) == 0
     texts = [m.text for track in mido.MidiFile(out, charset="utf-8").tracks for m in track if m.type == "text"]
-    assert any(f"pattern lu:1@{path}~一本" in t for t in texts)
+    assert any(f"pattern lu:1@{cited(path)}~一本" in t for t in texts)
     assert any("the reading of 一本 given in the text's notes: (一本作○) at line 3" in t
                for t in texts)
     assert any("notation ○□○○□□○○○○□半" in t for t in texts)

@@ -207,10 +207,10 @@ def test_table_pads_by_display_width():
 
 def test_guji_glyphs_says_where_each_glyph_is_seen_in_chinese(tmp_path):
     zh = "\n".join(lines_of(["glyphs"], tmp_path, "zh-Hant"))
-    assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO：數位化版本" in zh.splitlines()
+    assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO：guji 所據各版本及數位文本皆未見（出處不詳）" in zh.splitlines()
     assert not any(word in zh for word in ("digitised", "lookalike", "other digitisations"))
     en = lines_of(["glyphs"], tmp_path, "en")
-    assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO: digitised editions" in en
+    assert "  〇  U+3007  〇 IDEOGRAPHIC NUMBER ZERO: seen in no edition or digitisation guji holds (source unknown)" in en
 
 
 def test_no_midi_system_is_advised_in_the_users_language(tmp_path):

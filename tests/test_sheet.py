@@ -168,7 +168,7 @@ def test_title_subtitle_and_credits_say_what_and_where_from():
     assert sheet.title == "魯鼓 · 後圖 (diagram 2) · 礼经本义"
     assert sheet.subtitle == "射禮 she: the whole pattern · 2 passes · count-in 3"
     assert "lu:2@lijing-benyi" in sheet.credits[0] and "Lijing benyi" in sheet.credits[0]
-    assert "礼经本义 p. 38 of 40" in sheet.credits[0]
+    assert "礼经本义 第 38 页/共 40 页" in sheet.credits[0]
     assert sheet.credits[1].startswith("strokes from line 3 column ")
     assert sheet.credits[1].endswith("of its digitised text")
     assert not any("000_a32c6902e9fda003" in c for c in sheet.credits)   # titles, not our files

@@ -66,8 +66,8 @@ def test_the_stereo_schedule_and_its_note_in_chinese(tmp_path):
 def test_the_editions_place_and_the_variants_in_chinese(tmp_path):
     shown = runner.guji(["--lang", "zh-Hant", "show", "lu:1"], tmp_path)
     assert shown.returncode == 0, shown.stderr
-    assert "  出處：禮記正義 卷58–59，其數位文本第3241行第3列" in shown.stdout.decode().splitlines()
-    assert "其数字化文本第3241行第3列" in runner.guji(["--lang", "zh-Hans", "show", "lu:1"],
+    assert "  出處：禮記正義 卷第五十九之二，其數位文本（典藏 不詳）第3241行第3列" in shown.stdout.decode().splitlines()
+    assert "其数字化文本（馆藏 不详）第3241行第3列" in runner.guji(["--lang", "zh-Hans", "show", "lu:1"],
                                                  tmp_path).stdout.decode()
     collated = runner.guji(["--lang", "zh-Hant", "collate"], tmp_path)
     lines = collated.stdout.decode().splitlines()

@@ -28,7 +28,8 @@ from typing import Sequence
 
 from .. import __version__
 from ..text.collation.collate import Collation, Source
-from .ids import Taken, source_ids
+from .header import Header, collated, licence_url, normalization, today
+from .ids import Taken, ncname, source_ids
 from .music import score_of
 from .xml import MEI, sub, xml_id
 
@@ -61,6 +62,11 @@ PRINCIPLES = (
 )
 
 
+#: What a text without a diagram of the patterns edited says in the edition.
+NO_DIAGRAM = ("This source holds no diagram of the patterns edited: it was collated and "
+              "gives no reading of them.")
+
+
 def glyphs_text(patterns) -> str:
     """The glyphs a text writes for each drum, with their code points:
     ``鼙 ○ U+25CB; 鼓 囗 U+56D7`` (read back by :mod:`guji.edition.read`)."""
@@ -71,6 +77,31 @@ def glyphs_text(patterns) -> str:
                 seen[s.drum.value].append(s.raw)
     return "; ".join(f"{drum} " + " ".join(f"{g} U+{ord(g):04X}" for g in gs)
                      for drum, gs in seen.items() if gs)
+
+
+def digital_source(text) -> str:
+    """The text as a reader finds it: its collection, file (a user's by its
+    name, :func:`~guji.text.reading.bibl.cited`), commit, the SHA-256 of the
+    text guji read; ``unknown`` said for what its source does not state."""
+    b = text.bibl
+    parts = [f"file {text.path}"] if text.path else []
+    for key in ("collection", "file", "commit", "printed"):
+        if getattr(b, key) and not (key == "file" and text.path):
+            parts.append(f"{key} {getattr(b, key)}")
+        elif key in b.unknown:
+            parts.append(f"{key} unknown")
+    if "printed" in b.unknown:
+        parts.append("printed edition unknown")
+    if text.sha256:
+        what = "the file" if text.path else "the passage guji reads (guji/data/patterns)"
+        parts.append(f"SHA-256 of {what} {text.sha256}")
+    return "Digital source: " + ", ".join(parts)
+
+
+def address_of(text) -> str:
+    """Where a reader finds *text*: the address its description or the
+    project gives (empty where none is given)."""
+    return text.bibl.address
 
 
 def _bibl(parent: ET.Element, source: Source, me: str) -> None:
@@ -97,12 +128,12 @@ def _bibl(parent: ET.Element, source: Source, me: str) -> None:
             sub(bibl, tag, value, **({"type": kind} if kind else {}))
     if b.classification:
         sub(bibl, "genre", b.classification)
-    keys = ("collection", "commit") if source.text.path else ("collection", "file", "commit")
-    digital = ", ".join(f"{k} {getattr(b, k)}" for k in keys if getattr(b, k))
-    if source.text.path:
-        digital = f"file {source.text.path}" + (f", {digital}" if digital else "")
-    if digital:
-        annot(f"Digital source: {digital}", "digital-source", lang="en")
+    annot(digital_source(source.text), "digital-source", lang="en")
+    if source.text.sha256:
+        sub(bibl, "identifier", source.text.sha256, type="sha256")
+    address = address_of(source.text)
+    if address:
+        sub(bibl, "ptr", target=address)
     annot(glyphs_text(source.text.patterns), "glyphs", lang="en")
     if b.quoted:
         annot("Quotes " + ", ".join(b.quoted), "quoted", lang="en")
@@ -112,8 +143,9 @@ def _bibl(parent: ET.Element, source: Source, me: str) -> None:
 
 
 def _source_desc(head: ET.Element, sources: dict[str, Source], ids: dict[str, str],
-                 witnesses: dict[str, tuple[str, str]]) -> None:
+                 witnesses: dict[str, tuple[str, str]], absent=()) -> None:
     desc = sub(head, "sourceDesc")
+    _absent(desc, sources, ids, absent)
     for name, source in sources.items():
         el = sub(desc, "source", **{xml_id(): ids[name], "label": source.siglum})
         if name in witnesses:
@@ -129,18 +161,55 @@ def _source_desc(head: ET.Element, sources: dict[str, Source], ids: dict[str, st
             _bibl(el, source, ids[name])
 
 
-def _head(root: ET.Element, sources, ids, witnesses) -> None:
+def _absent(desc: ET.Element, sources, ids, absent) -> None:
+    """A ``<source>`` for each text that holds no diagram of the patterns
+    edited (it was collated, and its silence is evidence), saying so."""
+    for text in absent:
+        ident = ncname(text.name)
+        while ident in ids.values():
+            ident += "-"
+        el = sub(desc, "source", **{xml_id(): ident, "label": text.siglum or text.name})
+        _bibl(el, Source(text.siglum or text.name, text.lang, text), ident)
+        sub(el[0], "annot", NO_DIAGRAM, type="no-diagram", lang="en",
+            **{xml_id(): f"{ident}.no-diagram"})
+
+
+def _pub_stmt(pub: ET.Element, header: Header) -> None:
+    """Who publishes it, when, under which licence; ``<unpub>`` when the
+    editor names neither himself nor a licence."""
+    if not (header.editor or header.licence):
+        sub(pub, "unpub", "Not published: no editor or licence named (guji edition --editor "
+            "NAME --licence SPDX-ID).")
+        return
+    if header.editor:
+        sub(sub(pub, "respStmt"), "persName", header.editor, role="publisher")
+    sub(pub, "date", header.date, isodate=header.date)
+    if header.licence:
+        use = sub(sub(pub, "availability"), "useRestrict", f"Licence: {header.licence}")
+        url = licence_url(header.licence)
+        if url:
+            sub(use, "ptr", target=url)
+
+
+def _head(root: ET.Element, sources, ids, witnesses, header: Header, collations,
+          absent=()) -> None:
     head = sub(root, "meiHead", lang="en")
     file_desc = sub(head, "fileDesc")
     title_stmt = sub(file_desc, "titleStmt")
-    sub(title_stmt, "title", TITLE, lang="zh-Hant", type="main")
+    if header.title:
+        sub(title_stmt, "title", header.title, type="main")
+    sub(title_stmt, "title", TITLE, lang="zh-Hant", type="main" if not header.title else "alternative")
     sub(title_stmt, "title", SUBTITLE, type="subordinate")
-    sub(file_desc, "pubStmt")
-    _source_desc(file_desc, sources, ids, witnesses)
+    if header.editor:
+        resp = sub(title_stmt, "respStmt")
+        sub(resp, "persName", header.editor, role="editor")
+    _pub_stmt(sub(file_desc, "pubStmt"), header)
+    _source_desc(file_desc, sources, ids, witnesses, absent)
     encoding = sub(head, "encodingDesc")
     app = sub(sub(encoding, "appInfo"), "application", version=__version__)
     sub(app, "name", "guji")
     decl = sub(encoding, "editorialDecl")
+    sub(sub(decl, "normalization"), "p", normalization())
     for runs in PRINCIPLES:
         p = sub(decl, "p")
         last = None
@@ -152,6 +221,9 @@ def _head(root: ET.Element, sources, ids, witnesses) -> None:
                     last.tail = (last.tail or "") + text
             else:
                 last = sub(p, "q", text, lang=lang)
+    change = sub(sub(head, "revisionDesc"), "change", isodate=header.date)
+    sub(sub(change, "respStmt"), "name", f"guji {__version__}")
+    sub(sub(change, "changeDesc"), "p", collated(collations, absent))
 
 
 def _check_ids(root: ET.Element) -> None:
@@ -166,8 +238,12 @@ def _check_ids(root: ET.Element) -> None:
             seen.add(ident)
 
 
-def to_mei(collations: Sequence[Collation]) -> str:
-    """The collations as one MEI document (see the module docstring)."""
+def to_mei(collations: Sequence[Collation], header: Header | None = None,
+           absent: Sequence = ()) -> str:
+    """The collations as one MEI document (see the module docstring): its
+    header signed by *header*'s editor, each text of *absent* (texts
+    collated that hold none of these diagrams) a source saying so."""
+    header = Header(date=today()) if header is None else header
     sources: dict[str, Source] = {}
     witnesses: dict[str, tuple[str, str]] = {}
     for c in collations:
@@ -178,7 +254,7 @@ def to_mei(collations: Sequence[Collation]) -> str:
     ids = source_ids(sources, witnesses)
     lang = {name: s.lang for name, s in sources.items()}
     root = ET.Element(MEI + "mei", {"meiversion": MEI_VERSION})
-    _head(root, sources, ids, witnesses)
+    _head(root, sources, ids, witnesses, header, collations, absent)
     body = sub(sub(root, "music"), "body")
     taken = Taken()
     for c in collations:

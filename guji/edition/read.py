@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from ..i18n import _
 from ..errors import Location, UsageError
+from ..text.reading.bibl import cited
 from ..text.reading.editions import PatternId
 from ..text.reading.encoding import read_text
 from ..text.reading.notation import Drum, Pattern, Stroke, drum_of
@@ -217,5 +218,5 @@ def _pattern(pid: PatternId, parts: list, boundary: Location, own: dict,
     notes = [n for n in items if n.tag == "note"]
     half, half_at = ((bars[0], items[bars[0]].where) if bars else (len(parts[0]), boundary))
     strokes = tuple(_stroke(n, i, path, own) for i, n in enumerate(notes))
-    return Pattern(pid.tradition, pid.diagram, strokes, half, half_at, filename=path,
+    return Pattern(pid.tradition, pid.diagram, strokes, half, half_at, filename=cited(path),
                    witness=witness)

@@ -67,6 +67,10 @@ def run(args) -> int:
         for notice in text.notices:
             print(_('guji: {notice}').format(notice=notice), file=sys.stderr)
     results = collate(corpus, args.base)
+    read = {n for c in results for n in c.readings}
+    for text in corpus:
+        if text.name not in read:       # its silence is evidence: said, not dropped
+            print(_('guji: {text} holds no diagram of 魯鼓 or 薛鼓: it gives no reading to collate').format(text=text.path or text.name), file=sys.stderr)
     unplaced = [c for t in corpus for c in t.claims if c.diagram is None]
     for c in unplaced:
         print(_('guji: {value}:{location}: warning: count claim {value2} names no diagram and follows no pattern of its score: not checked').format(value=c.filename or c.source, location=c.location, value2=c.claim.text.replace(chr(10), '⏎')), file=sys.stderr)

@@ -23,7 +23,8 @@ def run(args) -> int:
         for pat in scan_edition(ed.slug).patterns:
             rows_of.append((ed, pat))
     if args.json:
-        print_json([dict(pat.to_json(), title=ed.title) for ed, pat in rows_of])
+        print_json([dict(pat.to_json(), title=ed.title, volume=ed.volume,
+                         digitised=ed.digitised()) for ed, pat in rows_of])
         return 0
     rows = [(_("id"), _("score"), _("diagram"), _("edition"), _("whole 鼙/鼓"), _("half 鼙/鼓"), "")]
     for ed, pat in rows_of:

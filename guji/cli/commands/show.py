@@ -27,7 +27,8 @@ def source_info(pat) -> dict:
         ed = edition(pat.edition)
         seed_line, seed_col = ed.seed_position(loc.line, loc.column)
         info.update(title=ed.title, title_en=ed.title_en, passage=ed.passage, seed=ed.seed,
-                    seed_line=seed_line, seed_column=seed_col)
+                    seed_line=seed_line, seed_column=seed_col, volume=ed.volume,
+                    digitised=ed.digitised())
     return info
 
 
@@ -56,6 +57,9 @@ def run(args) -> int:
             ed = edition(pat.edition)
             print(_('  source: {value}').format(value=ed.cite(src['line'], src['column'])))
             print(f"          {src['title_en']}")
+            from ...text.reading.editions import said
+            d = {k: said(v) for k, v in src["digitised"].items()}
+            print(_('  digitised: collection {collection}, commit {commit}; printed edition {printed}').format(**d))
         else:
             print(_('  source: {value} {value2}:{value3}').format(value=src['file'] or '<text>', value2=src['line'], value3=src['column']))
         _print_apparatus(pat)

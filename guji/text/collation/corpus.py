@@ -9,13 +9,14 @@ its slug (``lijing-benyi``), a text file by its file's stem (``yishu`` for
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from ...i18n import _
 from ...errors import UsageError
-from ..reading.bibl import Bibl, file_bibl
+from ..reading.bibl import Bibl, cited, file_bibl
 from .checked import CheckedClaim, text_claims
 from ..reading.editions import edition, editions, scan_edition
 from ..reading.encoding import read_text
@@ -47,7 +48,12 @@ class Text:
         The witness as a scholar cites it (:mod:`guji.text.reading.bibl`), its
         siglum, and the BCP 47 tag of its writing (zh-Hant, zh-Hans, zh).
     path:
-        The file it is read from (a user's text), None for a shipped edition.
+        The file it is read from (a user's text) as guji cites it
+        (:func:`~guji.text.reading.bibl.cited`: never a local absolute path),
+        None for a shipped edition.
+    sha256:
+        The SHA-256 of the text's bytes (a shipped edition's passage file, a
+        user's file), so a reader can check the very text collated.
     """
 
     name: str
@@ -58,6 +64,7 @@ class Text:
     siglum: str = ""
     lang: str = "zh"
     path: str | None = None
+    sha256: str = ""
 
     def find(self, tradition: Tradition, diagram: int) -> Pattern | None:
         """Its pattern of *tradition*'s diagram *diagram*, if it has one."""
@@ -79,18 +86,20 @@ def shipped_text(slug: str) -> Text:
     ed = edition(slug)
     claims, notices = text_claims(ed.text(), result.patterns, slug, ed.passage)
     return Text(slug, result.patterns, claims, result.notices + notices, ed.bibl, ed.siglum,
-                ed.lang)
+                ed.lang, sha256=ed.sha256)
 
 
 def file_text(path: str, encoding: str | None = None, labels: LabelMode = "auto") -> Text:
     """A text file as a :class:`Text`, named by its file's stem."""
     text, _ = read_text(path, encoding)
-    result = scan(text, filename=path, labels=labels)
+    shown = cited(path)
+    result = scan(text, filename=shown, labels=labels)
     name = Path(path).stem
-    claims, notices = text_claims(text, result.patterns, name, path)
+    claims, notices = text_claims(text, result.patterns, name, shown)
     bibl, siglum, lang = file_bibl(path)
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     return Text(name, result.patterns, claims, result.notices + notices, bibl, siglum, lang,
-                str(path))
+                shown, digest)
 
 
 def texts(files: Sequence[str] = (), only: bool = False, encoding: str | None = None,

@@ -29,7 +29,7 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["Evidence", "Bibl", "FIELDS", "file_bibl", "sidecar"]
+__all__ = ["Evidence", "Bibl", "FIELDS", "file_bibl", "sidecar", "cited"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,9 @@ class Bibl:
         digitised file.
     collection, file, commit:
         The digital source: the collection, the file read, its commit.
+    address:
+        Where a reader finds the text (a URL, a DOI), where the user gives
+        one; an edition cites it with the text's SHA-256.
     quoted:
         Commentators the passage quotes (their words are read for the counts).
     unknown:
@@ -88,6 +91,7 @@ class Bibl:
     collection: str = ""
     file: str = ""
     commit: str = ""
+    address: str = ""
     quoted: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
     evidence: tuple[Evidence, ...] = ()
@@ -123,6 +127,22 @@ class Bibl:
 #: The text fields of a description, in the order a citation gives them.
 FIELDS = ("title", "author", "responsibility", "author_office", "date", "printed",
           "classification", "volume", "chapter", "page", "collection", "file", "commit")
+
+
+def cited(path: str | Path) -> str:
+    """A user's file as guji's output names it: the path as given when
+    relative, an absolute one relative to the current folder when inside it,
+    else the file's name alone. No local absolute path leaves the machine in
+    a sheet, a MIDI track name, a page or an edition; the edition adds the
+    file's SHA-256 and the address its description gives (``address``)."""
+    text = str(path)
+    p = Path(text)
+    if not p.is_absolute():
+        return text
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        return p.name
 
 
 def sidecar(path: str | Path) -> Path:

@@ -29,7 +29,7 @@ from importlib import resources
 
 from ...i18n import _
 from ...errors import UsageError, escape_controls
-from .bibl import Bibl
+from .bibl import Bibl, cited
 from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult
 from .scan import scan
@@ -47,7 +47,7 @@ class Edition:
 
     slug: str
     title: str
-    volume: str           #: where in the work: 卷58–59, p. 38 of 40 …
+    volume: str           #: where in the work, as the seed writes it: 卷第五十九之二 …
     title_en: str
     description: str
     passage: str          #: file name of the raw passage in guji.patterns
@@ -72,19 +72,36 @@ class Edition:
         return self.seed_line + line - 1, column
 
     def cite(self, line: int | None = None, column: int | None = None) -> str:
-        """How a reader finds the passage: ``禮記正義 卷58–59``, with the line and
-        column of the digitised text when a place in the passage is given."""
+        """How a reader finds the passage: ``禮記正義 卷第五十九之二``, with the
+        line and column of the digitised text, and its collection
+        (``unknown`` where the seed names none), when a place is given."""
         where = f"{self.title} {self.volume}"
         if line is None:
             return where
         sl, sc = self.seed_position(line, column or 1)
-        return _("{where}, line {line} column {column} of its digitised text").format(
-            where=where, line=sl, column=sc)
+        return _("{where}, line {line} column {column} of its digitised text (collection "
+                 "{collection})").format(where=where, line=sl, column=sc,
+                                         collection=said(self.digitised()["collection"]))
+
+    def digitised(self) -> dict[str, str]:
+        """The digitised source as its seed's header gives it: the collection,
+        the file, the printed edition it reproduces, the volume (卷 or page) —
+        ``unknown`` where the seed does not state it."""
+        b = self.bibl
+        return {"collection": b.collection or "unknown", "file": self.seed,
+                "commit": b.commit or "unknown", "printed": b.printed or "unknown",
+                "volume": self.volume}
 
     def provenance(self) -> str:
         """Where the passage comes from, in words: the work, the place, the lines."""
         return (f"{self.cite()} ({self.title_en}), lines {self.seed_line}–{self.end_line} of "
                 f"its digitised text")
+
+
+def said(value: str) -> str:
+    """A field of :meth:`Edition.digitised` as the user's language says it
+    (``unknown``: 不詳)."""
+    return _("unknown") if value == "unknown" else value
 
 
 def _resource(name: str) -> bytes:
@@ -233,7 +250,7 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
     pid = PatternId.parse(pattern_id)
     if pid.is_file:
         text, _encoding = read_text(pid.source, encoding)
-        result = scan(text, filename=pid.source, labels=labels)
+        result = scan(text, filename=cited(pid.source), labels=labels)
         where = pid.source
         if warn is not None:
             for notice in result.notices:

@@ -11,8 +11,8 @@ two big files can run for minutes.
 Each test is marked at collection by what it needs (:func:`marks_of`): the
 fixtures it asks for (``chromium``, ``tool``, ``pulseaudio``, ``jackd``,
 ``null_alsa``), the helper modules its module imports (``fuzz``, ``live``)
-and its own marks (``slow``, measured; ``tools`` where a helper runs the
-program). A test with none of them is ``fast``: ``pytest -m fast`` is the
+and its own marks (``tools`` where a helper runs the program; ``slow``,
+measured, from tests/slow.txt). A test with none of them is ``fast``: ``pytest -m fast`` is the
 two-minute loop, plain ``pytest`` runs everything. A fast test that starts
 an outside program anyway fails, saying which (:func:`tools.outside_the_loop`).
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 _CACHE = tempfile.mkdtemp(prefix="guji-test-cache-")
 os.environ["GUJI_CACHE"] = _CACHE
@@ -52,6 +53,17 @@ FIXTURE_MARKS = {"chromium": "browser", "pulseaudio": "live", "jackd": "live",
 HELPER_MARKS = {"fuzz": "fuzz", "live.pulse": "live", "live.jack": "live"}
 
 
+#: The tests measured slow (tests/slow.txt): a node id, or a test's id without its parameters
+#: for all of them.
+SLOW = Path(__file__).with_name("slow.txt")
+
+
+def slow_ids(path: Path = SLOW) -> set[str]:
+    """The ids listed in *path*, one a line (``#`` starts a comment)."""
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return {line.split("#")[0].strip() for line in lines} - {""}
+
+
 def marks_of(fixturenames, module_globals, own_marks) -> set[str]:
     """The marks a test gets: those of the fixtures it uses, of the helpers its
     module imports, and its own (decorators, ``pytestmark``); ``fast`` when
@@ -73,8 +85,12 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    slow = slow_ids()
     for item in items:
         own = {m.name for m in item.iter_markers()}
+        if item.nodeid in slow or item.nodeid.split("[")[0] in slow:
+            own.add("slow")
+            item.add_marker("slow")
         for mark in sorted(marks_of(item.fixturenames, vars(item.module), own) - own):
             item.add_marker(mark)
 

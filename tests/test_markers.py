@@ -4,15 +4,16 @@
 runs everything. A test's marks come from what it asks for
 (tests/conftest.py: the fixtures ``chromium``, ``tool``, ``pulseaudio``,
 ``jackd``, ``null_alsa``; the helper modules ``fuzz`` and ``live``) and from
-its own (``slow``, measured; ``tools`` where a helper of its module runs the
-program). Checked here:
+its own (``tools`` where a helper of its module runs the program; ``slow``,
+measured, listed in tests/slow.txt). Checked here:
 
 * the rule itself (:func:`conftest.marks_of`) and its guard (a fast test that
   starts a program fails, :func:`tools.outside_the_loop`);
 * every test collected with this one is ``fast`` or carries a mark that keeps
   it out, never both, and a test asking for a marking fixture carries its mark;
 * read from the sources (no test run): no test that starts an outside program
-  — itself, through a function of its module or a fixture — is left ``fast``.
+  — itself, through a function of its module or a fixture — is left ``fast``,
+  and every test tests/slow.txt names is there.
 """
 
 from __future__ import annotations
@@ -198,3 +199,15 @@ def test_the_reading_of_the_sources_sees_a_program_started_through_a_helper(tmp_
     marked = {n: sources.marked("test_x", f, set()) for n, f in m.functions.items()}
     assert starts == {"engrave": True, "test_unmarked": True, "test_asks": True, "test_pure": False}
     assert (marked["test_unmarked"], marked["test_asks"]) == (False, True)
+
+
+def test_each_test_listed_slow_is_there():
+    """tests/slow.txt names tests that exist: a renamed test is not left fast unnoticed."""
+    sources = Sources()
+    missing = []
+    for node in sorted(conftest.slow_ids()):
+        path, _, name = node.split("[")[0].partition("::")
+        module = Path(path).stem
+        if module not in sources.modules or name not in sources.modules[module].functions:
+            missing.append(node)
+    assert missing == []

@@ -21,6 +21,7 @@ import io
 import itertools
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -71,8 +72,9 @@ def no_audio(tmp_path_factory):
 #: Subprocesses run outside the checkout, so they import the installed guji
 #: (``python -m`` and ``-c`` put the working directory first on sys.path).
 OUTSIDE = tempfile.gettempdir()
-#: ``guji ARGS…`` (tests/runner.py) from there, its output as text
-guji = partial(runner.guji, cwd=OUTSIDE, text=True, timeout=120)
+#: ``guji ARGS…`` (tests/runner.py) from there, its output as text; ALSA's plugins (PulseAudio's,
+#: JACK's) reserve more address space than the runner's usual bound
+guji = partial(runner.guji, cwd=OUTSIDE, text=True, timeout=120, memory_bytes=resource.RLIM_INFINITY)
 
 
 

@@ -42,9 +42,9 @@ import unequal  # noqa: E402
 MARKS = {
     "live": "plays sound or MIDI in real time (null ALSA, a private PulseAudio or JACK server)",
     "browser": "drives a headless Chromium (Playwright, or guji's PNG export)",
-    "tools": "runs an outside program (fluidsynth, lilypond, mscore3, jing, flac, ogginfo, zsh, groff …)",
+    "tools": "runs an outside program (fluidsynth, lilypond, mscore3, jing, flac, groff …)",
     "fuzz": "runs hundreds of random command lines",
-    "slow": "takes more than a few seconds on two cores (measured with --durations)",
+    "slow": "takes a second or more (measured; listed in tests/slow.txt)",
 }
 #: A fixture a test asks for (itself or through another fixture) → its mark.
 FIXTURE_MARKS = {"chromium": "browser", "pulseaudio": "live", "jackd": "live",
@@ -136,7 +136,7 @@ NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"
 
 @pytest.fixture(scope="session")
 def null_alsa(tmp_path_factory):
-    """An ALSA configuration file (for ``ALSA_CONFIG_PATH``) whose default output is the null device."""
+    """An ALSA configuration file (for ``ALSA_CONFIG_PATH``): its default output the null device."""
     tools.file("/usr/share/alsa/alsa.conf", "apt-get install libasound2 (libportaudio2 brings it)")
     path = tmp_path_factory.mktemp("alsa") / "null.conf"
     path.write_text(NULL_ALSA)

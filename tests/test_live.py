@@ -692,7 +692,8 @@ def _midi_try(jack) -> tuple[Any, Any, Receiver]:
     try:
         ports = subprocess.run(command(["ports", "--json"]), env=jack.child_env(), cwd=OUTSIDE,
                                capture_output=True, text=True, timeout=60)
-        r = subprocess.run(command(["play", "lu", "--midi-out", "gujitest", "--no-audio", "--quiet"]),
+        r = subprocess.run(command(["play", "lu", "--midi-out", "gujitest", "--no-audio",
+                                    "--quiet"]),
                            env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
                            timeout=60)
         receiver.wait_for_notes(len(LU))
@@ -760,7 +761,9 @@ def test_midi_out_leaves_the_muted_drum_out(jack, ghost):
     want = [62 if g == "○" else 76 for g in LU if ghost or g == "○"]
 
     def attempt():
-        r, receiver = _received(jack, "gujimute", len(want), command(["play", "lu", "--interval", "0.15", "--midi-out", "gujimute", "--no-audio", "--quiet", "--mute", "鼓", *(["--ghost", "click"] if ghost else [])]))
+        r, receiver = _received(jack, "gujimute", len(want), command([
+            "play", "lu", "--interval", "0.15", "--midi-out", "gujimute", "--no-audio", "--quiet",
+            "--mute", "鼓", *(["--ghost", "click"] if ghost else [])]))
         assert r.returncode == 0, r.stderr
         keys = [m[1] for _, m in receiver.notes_on()]
         assert 41 not in keys                                # no 鼓 (Low Floor Tom)
@@ -780,7 +783,8 @@ def test_sound_and_midi_together(sink, jack, tmp_path):
         receiver = Receiver("gujiboth")
         try:
             env = jack.child_env(sink.child_env())
-            p = subprocess.Popen(command(["play", "lu", "--interval", "0.3", "--json", "--midi-out", "gujiboth"]), env=env, cwd=OUTSIDE, stdin=subprocess.DEVNULL,
+            p = subprocess.Popen(command(["play", "lu", "--interval", "0.3", "--json", "--midi-out",
+                                          "gujiboth"]), env=env, cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             lines = stamped_lines(p)
             err = p.stderr.read()
@@ -897,7 +901,8 @@ def test_jack_killed_mid_midi_play_is_one_line_and_a_failure(verbose):
     own = jack_server.JackServer().start()
     receiver = Receiver("gujigone")          # left open: its server is gone
     try:
-        p = subprocess.Popen(command(["play", "lu", "--interval", "0.3", "--midi-out", "gujigone", "--no-audio", "--json", *(["--verbose"] if verbose else [])]),
+        p = subprocess.Popen(command(["play", "lu", "--interval", "0.3", "--midi-out", "gujigone",
+                                      "--no-audio", "--json", *(["--verbose"] if verbose else [])]),
                              env=own.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # SIGTERM, not SIGKILL: see test_a_server_killed_mid_play_is_one_line_and_a_failure

@@ -144,12 +144,12 @@ class Sources:
         return None
 
     def original(self, module: str, name: str) -> str:
-        """*name*'s own name, where *module* imported it under another (through test modules too)."""
+        """*name*'s own name, where *module* imported it under another (through test modules)."""
         source, own = self.modules[module].imported.get(name, (None, name))
         return self.original(source, own) if source in self.modules else own
 
     def starts(self, module: str, function: ast.FunctionDef, seen: set) -> bool:
-        """Whether *function* starts an outside program, itself or through what it calls or asks for."""
+        """Whether *function* starts an outside program: itself, or what it calls or asks for."""
         if (module, function.name) in seen:
             return False
         seen.add((module, function.name))
@@ -178,7 +178,8 @@ def test_no_test_that_starts_an_outside_program_is_fast():
     sources = Sources()
     fast = [f"{module}.py::{name}" for module, m in sources.modules.items()
             for name, function in m.functions.items() if name.startswith("test_")
-            and sources.starts(module, function, set()) and not sources.marked(module, function, set())]
+            and sources.starts(module, function, set())
+            and not sources.marked(module, function, set())]
     assert fast == [], ("these start an outside program, yet nothing keeps them out of "
                         "'pytest -m fast': ask for the fixture (tool, chromium, …) or mark them")
 

@@ -37,7 +37,8 @@ def test_a_written_file_reports_its_own_length_ring_included(tmp_path):
     length = info.frames / info.samplerate
     assert f"{length:.1f} s (the music 7.2 s" in r.stderr      # 12 strokes × 0.6 s, then the ring
     assert length > 7.2 + 0.5
-    r = guji(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "sequence", "-o", "c.flac"], tmp_path)
+    r = guji(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "sequence", "-o", "c.flac"],
+             tmp_path)
     info = sf.info(str(tmp_path / "c.flac"))
     assert f"wrote c.flac: {info.frames / info.samplerate:.1f} s" in r.stderr
 
@@ -115,7 +116,8 @@ def test_demo_without_a_device_says_why_in_words_and_what_to_do_next(tmp_path):
 
 
 def test_compare_without_a_device_fails_before_printing_and_advises_its_own_output(tmp_path):
-    r = guji(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she"], tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
+    r = guji(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she"],
+             tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
     assert r.returncode == 2
     assert r.stdout == ""                      # no timeline printed as if it played
     assert r.stderr.count("\n") == 1 and "no sound output here" in r.stderr
@@ -127,7 +129,8 @@ def test_compare_without_a_device_fails_before_printing_and_advises_its_own_outp
 
 
 def test_play_without_a_device_advises_render_with_the_same_timing(tmp_path):
-    r = guji(["play", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "--loop", "--latency", "0.3", "--quiet"], tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
+    r = guji(["play", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "--loop", "--latency",
+              "0.3", "--quiet"], tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     (advice,) = suggested_commands(r.stderr)
     assert advice == ["render", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "-o", "lu-1.wav"]
@@ -148,10 +151,12 @@ def test_advice_names_guji_as_the_user_can_run_it(tmp_path):
     """Before the virtualenv is activated guji is .venv/bin/guji: advice says that;
     with it on the PATH, plain guji."""
     bare = {"PATH": "/usr/bin:/bin"}
-    r = guji(["compare", "lu:1", "lu:2"], tmp_path, timeout=300, env=environment(**no_device(tmp_path), **bare))
+    r = guji(["compare", "lu:1", "lu:2"], tmp_path, timeout=300,
+             env=environment(**no_device(tmp_path), **bare))
     assert f"instead: {GUJI} compare lu:1 lu:2 -o compare-sequence.wav" in r.stderr
     on_path = {"PATH": f"{Path(GUJI).parent}:/usr/bin:/bin"}
-    r = guji(["compare", "lu:1", "lu:2"], tmp_path, timeout=300, env=environment(**no_device(tmp_path), **on_path))
+    r = guji(["compare", "lu:1", "lu:2"], tmp_path, timeout=300,
+             env=environment(**no_device(tmp_path), **on_path))
     assert "instead: guji compare lu:1 lu:2 -o compare-sequence.wav" in r.stderr
 
 

@@ -74,7 +74,8 @@ def no_audio(tmp_path_factory):
 OUTSIDE = tempfile.gettempdir()
 #: ``guji ARGS…`` (tests/runner.py) from there, its output as text; ALSA's plugins (PulseAudio's,
 #: JACK's) reserve more address space than the runner's usual bound
-guji = partial(runner.guji, cwd=OUTSIDE, text=True, timeout=120, memory_bytes=resource.RLIM_INFINITY)
+guji = partial(runner.guji, cwd=OUTSIDE, text=True, timeout=120,
+               memory_bytes=resource.RLIM_INFINITY)
 
 
 
@@ -104,7 +105,8 @@ def test_play_several_patterns_in_mono_at_another_rate(null_audio):
 
 
 def test_the_stroke_display_speaks_the_users_language(null_audio):
-    r = guji(["--lang", "zh-Hant", "play", "lu", "--interval", "0.1", "--count-in", "2"], env=null_audio)
+    r = guji(["--lang", "zh-Hant", "play", "lu", "--interval", "0.1", "--count-in", "2"],
+             env=null_audio)
     assert r.returncode == 0, r.stderr
     shown = [line for line in r.stderr.splitlines() if line.startswith("魯鼓 1 liji-zhengyi  ")]
     assert shown[:2] == ["魯鼓 1 liji-zhengyi  預備拍 1/2", "魯鼓 1 liji-zhengyi  預備拍 2/2"]

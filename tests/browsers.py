@@ -31,6 +31,7 @@ AXE = Path(os.environ.get("GUJI_AXE", ROOT / ".ci/node/node_modules/axe-core/axe
 
 def playwright():
     """``playwright.sync_api``, once Playwright and Chromium are known to be there."""
+    tools.outside_the_loop("Chromium")
     sync_api = tools.module("playwright.sync_api", "pip install '.[test]'")
     tools.file(BROWSER, "apt-get install chromium")
     return sync_api

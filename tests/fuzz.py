@@ -132,6 +132,8 @@ def bounded_block(module: str, function: str, seed: int, runs: int, folder: Path
     bounds of :func:`runner.run`, the tests' folder on its path; what it
     returned. The process must end with status 0 and print nothing else."""
     import runner
+    import tools
+    tools.outside_the_loop("a block of fuzz runs")
     code = (f"import json, {module} as t\n"
             f"print(json.dumps(t.{function}({seed}, {runs}, t.Path({str(folder)!r}))))\n")
     r = runner.run([sys.executable, "-c", code], folder,

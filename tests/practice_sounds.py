@@ -72,6 +72,8 @@ def _midi(notes, path: Path) -> None:
 
 
 def _render(notes, font: Path, rate: int) -> np.ndarray:
+    import tools
+    tools.outside_the_loop("FluidSynth")
     with tempfile.TemporaryDirectory() as tmp:
         mid, wav = Path(tmp) / "in.mid", Path(tmp) / "out.wav"
         _midi(notes, mid)

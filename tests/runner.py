@@ -5,7 +5,9 @@ own, under resource limits (file size, memory, CPU seconds) so that a
 regression that runs away — writing until the disk is full, growing without
 end — fails the test instead of the machine. :func:`wrapped` runs a few lines
 of Python before the command line: the tests use it to deliver a real signal
-at an exact point (an import, the first block written).
+at an exact point (an import, the first block written). Every test file runs
+guji through these (:func:`command` gives the command line alone, for a
+process a test drives itself).
 """
 
 from __future__ import annotations
@@ -26,9 +28,12 @@ CPU_SECONDS = 120
 
 @dataclass
 class Run:
+    """What a finished process gave: its status, its standard output (bytes,
+    or text with ``text=True``) and its standard error (text, or bytes with
+    ``text=False``)."""
     returncode: int
-    stdout: bytes
-    stderr: str
+    stdout: bytes | str
+    stderr: str | bytes
 
     @property
     def err_lines(self) -> list[str]:
@@ -60,18 +65,40 @@ def environment(**extra: str) -> dict:
     return env
 
 
-def run(argv: list[str], cwd: Path, *, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        file_bytes: int = FILE_BYTES, memory_bytes: int = MEMORY_BYTES, env=None) -> Run:
-    """*argv* (a whole command) in *cwd*, bounded."""
-    proc = subprocess.run(argv, cwd=cwd, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE,
-                          env=env or environment(),
-                          preexec_fn=_bounded(file_bytes, memory_bytes), timeout=600)
-    return Run(proc.returncode, proc.stdout or b"", proc.stderr.decode("utf-8", "replace"))
+def run(argv: list[str], cwd: Path | None = None, *, stdin=subprocess.DEVNULL,
+        input: bytes | None = None, stdout=subprocess.PIPE, file_bytes: int = FILE_BYTES,
+        memory_bytes: int = MEMORY_BYTES, env=None, timeout: float = 600,
+        text: bool | None = None) -> Run:
+    """*argv* (a whole command) in *cwd* (this process's folder if ``None``),
+    bounded, killed after *timeout* seconds. *input*: bytes written to its
+    standard input (instead of *stdin*). The output as :class:`Run` has it:
+    *text* ``True`` gives both streams as text (UTF-8, strict), ``False``
+    both as bytes, as written."""
+    proc = subprocess.run(argv, cwd=cwd, stdin=None if input is not None else stdin, input=input,
+                          stdout=stdout, stderr=subprocess.PIPE, env=env or environment(),
+                          preexec_fn=_bounded(file_bytes, memory_bytes), timeout=timeout)
+    out, err = proc.stdout or b"", proc.stderr
+    if text:
+        return Run(proc.returncode, out.decode("utf-8"), err.decode("utf-8"))
+    if text is False:
+        return Run(proc.returncode, out, err)
+    return Run(proc.returncode, out, err.decode("utf-8", "replace"))
 
 
-def guji(args: list[str], cwd: Path, **options) -> Run:
-    """``guji ARGS…`` in a fresh process (``python -m guji``), bounded."""
-    return run([sys.executable, "-m", "guji", *args], cwd, **options)
+#: The console script beside this Python, as a user runs it (``pip install`` made it).
+SCRIPT = str(Path(sys.executable).with_name("guji"))
+
+
+def command(args: list[str], *, script: bool = False) -> list[str]:
+    """The command line of ``guji ARGS…``: ``python -m guji``, or with
+    *script* the installed console script (which, unlike ``python -m``, never
+    imports a checkout found in the working folder)."""
+    return [SCRIPT, *args] if script else [sys.executable, "-m", "guji", *args]
+
+
+def guji(args: list[str], cwd: Path | None = None, *, script: bool = False, **options) -> Run:
+    """``guji ARGS…`` in a fresh process (:func:`command`), bounded (:func:`run`'s *options*)."""
+    return run(command(args, script=script), cwd, **options)
 
 
 def wrapped(prelude: str, args: list[str], cwd: Path, **options) -> Run:

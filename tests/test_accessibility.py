@@ -53,7 +53,7 @@ CHECKS = """async () => {
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium):
     with launched(axe=True) as b:
         yield b
 

@@ -167,12 +167,10 @@ def test_compare_diff_marks_the_note_against_the_main_text(tmp_path):
     assert notes_glyph.offset == seed(BENYI).index("○□○○□□○□○○□半") + 8 + len("(一本作")
 
 
-def test_compare_diff_plays_the_witness_on_a_real_stream(tmp_path):
+def test_compare_diff_plays_the_witness_on_a_real_stream(tmp_path, null_alsa):
     """``guji compare lu:1@notes.txt lu:1@notes.txt~一本 --mode diff`` on ALSA's null device."""
     path = written(tmp_path, with_note(seed(BENYI), "lu:1", 8, "(一本作○)"))
-    conf = tmp_path / "asound.conf"
-    conf.write_text("</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n")
-    env = dict(os.environ, ALSA_CONFIG_PATH=str(conf), PYTHONIOENCODING="utf-8")
+    env = dict(os.environ, ALSA_CONFIG_PATH=str(null_alsa), PYTHONIOENCODING="utf-8")
     guji = str(Path(sys.executable).with_name("guji"))
     r = subprocess.run([guji, "compare", f"lu:1@{path}", f"lu:1@{path}~一本", "--mode", "diff",
                         "--rite", "she", "--interval", "0.02", "--rate", "8000"],

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 import soundfile as sf
 
-from runner import run
+import runner
 
 sys.path.insert(0, str(Path(__file__).parent))
 from practice_set import f1, perform, shipped_patterns  # noqa: E402
@@ -26,12 +27,9 @@ from guji.practice.pairing import pair  # noqa: E402
 from guji.practice.report import rows  # noqa: E402
 from guji.practice.transcribe import transcribe_array  # noqa: E402
 
-GUJI = str(Path(sys.executable).with_name("guji"))
+#: ``guji ARGS…`` (tests/runner.py) as a user runs it: the installed console script
+guji = partial(runner.guji, script=True)
 PATTERNS = shipped_patterns()
-
-
-def guji(args, cwd):
-    return run([GUJI, *args], cwd)
 
 
 def checked(args, cwd, recording):

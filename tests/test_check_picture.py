@@ -24,8 +24,6 @@ from test_draw import read_png  # noqa: E402
 
 from guji.practice.picture import COLUMNS, LEAST_MS, MARK, STRIP  # noqa: E402
 
-import tools  # noqa: E402
-
 GUJI = str(Path(sys.executable).with_name("guji"))
 SVG = "{http://www.w3.org/2000/svg}"
 PATTERN = shipped_patterns()[0]
@@ -97,8 +95,7 @@ def test_long_passes_go_on_over_more_strips(tmp_path):
     assert len(_marks(root)) == len(truth.strokes)
 
 
-def test_the_png_is_the_picture(tmp_path):
-    tools.chromium()
+def test_the_png_is_the_picture(tmp_path, chromium):
     _take(tmp_path, wrong=2, missing=1, extra=2)
     _check(tmp_path, "report.png", "--scale", "1")
     svg = run([GUJI, "check", "take.wav", PATTERN.id, "--rite", "she", "--repeat", "2",

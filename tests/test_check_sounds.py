@@ -54,7 +54,10 @@ CONDITIONS = [
 ]
 
 
-@pytest.mark.parametrize("sound, rt60, noise_db", CONDITIONS,
+@pytest.mark.parametrize("sound, rt60, noise_db",
+                         # (FluidSynth plays the drums that are not guji's)
+                         [pytest.param(*c, marks=() if c[0] == "guji" else pytest.mark.tools)
+                          for c in CONDITIONS],
                          ids=[f"{s}-{'dry' if r is None else f'rt{r}'}-"
                               f"{'quiet' if n is None else f'{n:g}dB'}" for s, r, n in CONDITIONS])
 def test_other_drums_and_rooms(sound, rt60, noise_db):

@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+import runner
+
 from guji.cli.main import main
 
 SEEDS = Path(__file__).parent / "data" / "seeds"
-# The installed console script (not `python -m guji`, which would import the
-# checkout from the working directory instead of the installed package).
-GUJI = [str(Path(sys.executable).with_name("guji"))]
+#: ``guji ARGS…`` (tests/runner.py) as a user runs it: the installed console script,
+#: its output as text (text=False: as bytes)
+guji = partial(runner.guji, script=True, text=True)
 
 JSON_KEYS = {"score", "diagram", "edition", "before", "after", "line", "column"}
-
-
-def run_guji(*args, stdin=None):
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run(GUJI + list(args), input=stdin, capture_output=True, env=env)
 
 
 def test_list_json_has_every_shipped_pattern(capsys):
@@ -66,7 +61,7 @@ def test_scan_json_on_each_seed(seed, capsys):
 
 def test_scan_stdin_and_gb18030():
     text = (SEEDS / "000_a32c6902e9fda003.txt").read_text(encoding="utf-8")
-    r = run_guji("scan", "-", "--json", stdin=text.encode("gb18030"))
+    r = guji(["scan", "-", "--json"], text=False, input=text.encode("gb18030"))
     assert r.returncode == 0, r.stderr
     assert len(json.loads(r.stdout)) == 4
 
@@ -74,7 +69,7 @@ def test_scan_stdin_and_gb18030():
 def test_scan_lost_symbols_warns_and_gives_empty(tmp_path):
     f = tmp_path / "lost.txt"
     f.write_text("鼓：半魯鼓；半薛鼓。", encoding="utf-8")
-    r = run_guji("scan", str(f), "--json")
+    r = guji(["scan", str(f), "--json"], text=False)
     assert r.returncode == 0
     assert json.loads(r.stdout) == []
     assert b"lost" in r.stderr and b"Traceback" not in r.stderr
@@ -98,7 +93,7 @@ def test_id_with_file(tmp_path, capsys):
     (["nosuchcommand"], b"invalid choice"),
 ])
 def test_errors_exit_2_one_line_no_traceback(args, words):
-    r = run_guji(*args)
+    r = guji([*args], text=False)
     assert r.returncode == 2
     assert words in r.stderr
     assert b"Traceback" not in r.stderr
@@ -108,7 +103,7 @@ def test_errors_exit_2_one_line_no_traceback(args, words):
 def test_notation_error_shows_file_line_column_and_caret(tmp_path):
     f = tmp_path / "bad.txt"
     f.write_text("前言\n魯鼓 ○□○▲○半○□\n", encoding="utf-8")
-    r = run_guji("scan", str(f))
+    r = guji(["scan", str(f)], text=False)
     assert r.returncode == 2
     lines = r.stderr.decode("utf-8").splitlines()
     assert lines[0].startswith(f"guji: {f}:2:7: unknown symbol '▲'")
@@ -125,15 +120,9 @@ def test_glyphs_table(capsys):
 
 # -- control characters are shown escaped, never obeyed ---------------------------------
 
-def guji(*args, cwd):
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run(GUJI + list(args), capture_output=True, env=env, cwd=cwd,
-                          text=True, encoding="utf-8")
-
-
 def test_control_characters_in_input_are_escaped_in_errors(tmp_path):
     (tmp_path / "ctl.txt").write_text("x\x1b[31mred\x07 魯鼓 ○□\x1b○半○\n", encoding="utf-8")
-    r = guji("scan", "ctl.txt", cwd=tmp_path)
+    r = guji(["scan", "ctl.txt"], tmp_path)
     assert r.returncode == 2
     assert "\x1b" not in r.stderr and "\x07" not in r.stderr
     first, shown, caret = r.stderr.splitlines()[:3]
@@ -147,11 +136,11 @@ def test_control_characters_in_input_are_escaped_in_errors(tmp_path):
 def test_control_characters_in_a_file_name_are_escaped_in_messages(tmp_path):
     name = "n\x01\x1b.txt"
     (tmp_path / name).write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", encoding="utf-8")
-    r = guji("show", f"lu@{name}", cwd=tmp_path)
+    r = guji(["show", f"lu@{name}"], tmp_path)
     assert r.returncode == 0
     assert "\x01" not in r.stdout and "\x1b" not in r.stdout
     assert "nU+0001U+001B.txt" in r.stdout
-    r = guji("show", f"xue@{name}", cwd=tmp_path)
+    r = guji(["show", f"xue@{name}"], tmp_path)
     assert r.returncode == 2 and "\x01" not in r.stderr and "U+0001" in r.stderr
 
 
@@ -160,12 +149,12 @@ def test_control_characters_in_a_file_name_make_well_formed_svg_and_html(tmp_pat
     name = "n\x01.txt"
     (tmp_path / name).write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n薛鼓 ○□○半○□○\n",
                                  encoding="utf-8")
-    r = guji("draw", f"lu@{name}", f"xue@{name}", "-o", "x.svg", cwd=tmp_path)
+    r = guji(["draw", f"lu@{name}", f"xue@{name}", "-o", "x.svg"], tmp_path)
     assert r.returncode == 0, r.stderr
     svg = (tmp_path / "x.svg").read_text(encoding="utf-8")
     ET.fromstring(svg)                      # well-formed: no raw U+0001
     assert "\x01" not in svg and "U+0001" in svg
-    r = guji("page", f"lu@{name}", f"xue@{name}", "-o", "pg/", "--audio-format", "wav", cwd=tmp_path)
+    r = guji(["page", f"lu@{name}", f"xue@{name}", "-o", "pg/", "--audio-format", "wav"], tmp_path)
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "pg" / "index.html").read_text(encoding="utf-8")
     assert "\x01" not in page and "U+0001" in page
@@ -182,7 +171,7 @@ def test_control_characters_in_a_file_name_make_well_formed_svg_and_html(tmp_pat
     (["draw", "lu", "-o", "nodir/x.svg"], "no such directory"),
 ])
 def test_bad_options_and_targets_are_one_line_from_the_library_check(tmp_path, argv, words):
-    r = guji(*argv, cwd=tmp_path)
+    r = guji([*argv], tmp_path)
     assert r.returncode == 2 and words in r.stderr
     assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr
     assert list(tmp_path.iterdir()) == []
@@ -192,6 +181,6 @@ def test_bad_options_and_targets_are_one_line_from_the_library_check(tmp_path, a
 def test_a_directory_is_never_an_output_file(tmp_path, argv):
     name = argv[-1]
     (tmp_path / name).mkdir()
-    r = guji(*argv, cwd=tmp_path)
+    r = guji([*argv], tmp_path)
     assert r.returncode == 2 and f"{name}: is a directory" in r.stderr
     assert list((tmp_path / name).iterdir()) == []

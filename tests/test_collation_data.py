@@ -8,21 +8,22 @@ import csv
 import io
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import runner
+
 from guji.text.reading.bibl import FIELDS, file_bibl
 from guji.text.reading.editions import editions
 
-GUJI = str(Path(sys.executable).with_name("guji"))
 DATA = Path(__file__).parent / "data"
 
 
 def guji(*args, cwd):
-    proc = subprocess.run([GUJI, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    """The standard output of ``guji ARGS…`` (:func:`runner.guji`, the console
+    script), which must succeed."""
+    proc = runner.guji(list(args), cwd, script=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -134,7 +135,6 @@ def test_a_user_file_described_beside_it(tmp_path):
     assert (bibl.title, bibl.date, siglum, lang) == ("抄本", "1990", "C", "zh-Hant")
     assert "date" not in bibl.unknown and "author" in bibl.unknown
     (tmp_path / "copy.source.toml").write_text('titel = "x"\n', encoding="utf-8")
-    proc = subprocess.run([GUJI, "collate", "copy.txt"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300)
+    proc = runner.guji(["collate", "copy.txt"], tmp_path, script=True, text=True, timeout=300)
     assert proc.returncode == 2 and "unknown field titel" in proc.stderr
     assert len(proc.stderr.splitlines()) == 1

@@ -298,9 +298,9 @@ def _compare_on(tmp_path, alsa_conf: str):
                            "--rate", "8000"], capture_output=True, env=env, timeout=120)
 
 
-def test_compare_plays_on_a_real_stream(tmp_path):
+def test_compare_plays_on_a_real_stream(tmp_path, null_alsa):
     """A real PortAudio stream on ALSA's null device: it plays and says what plays when."""
-    r = _compare_on(tmp_path, "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n")
+    r = _compare_on(tmp_path, null_alsa.read_text())
     assert r.returncode == 0, r.stderr
     out = r.stdout.decode("utf-8")
     assert "A 魯鼓 1 liji-zhengyi" in out and ", left" in out and ", right" in out

@@ -52,9 +52,8 @@ def test_without_a_device_it_writes_audio_and_midi_and_says_where(tmp_path):
     assert mido.MidiFile(out / "all.mid", charset="utf-8").type == 1
 
 
-def test_with_a_device_it_plays_and_writes_nothing(tmp_path):
-    r = run_demo(tmp_path, "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n",
-                 "--interval", "0.05")
+def test_with_a_device_it_plays_and_writes_nothing(tmp_path, null_alsa):
+    r = run_demo(tmp_path, null_alsa.read_text(), "--interval", "0.05")
     assert r.returncode == 0, r.stderr
     assert not (tmp_path / "out").exists()
     shown = r.stderr.decode("utf-8")
@@ -65,8 +64,7 @@ def test_with_a_device_it_plays_and_writes_nothing(tmp_path):
     assert "Next:" in shown and "compare lu:1 lu:1@wuli-tongkao" in shown
 
 
-def test_write_forces_files(tmp_path):
-    r = run_demo(tmp_path, "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n",
-                 "--write", "--rite", "she")
+def test_write_forces_files(tmp_path, null_alsa):
+    r = run_demo(tmp_path, null_alsa.read_text(), "--write", "--rite", "she")
     assert r.returncode == 0, r.stderr
     assert len(list((tmp_path / "out").iterdir())) == 10

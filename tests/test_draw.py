@@ -20,7 +20,6 @@ from guji.views.timeline import timeline_drawing
 from guji.text.reading.editions import load
 from guji.text.reading.notation import Drum
 
-import tools
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -249,8 +248,7 @@ def test_draw_bad_suffix_is_an_error(tmp_path, capsys):
     assert not (tmp_path / "pic.jpg").exists()
 
 
-def test_png_shows_the_drawing(tmp_path, capsys):
-    tools.chromium()
+def test_png_shows_the_drawing(tmp_path, capsys, chromium):
     out = tmp_path / "pic.png"
     assert main(["draw", "lu:1", "lu:1@wuli-tongkao", "-o", str(out), "--scale", "1"]) == 0
     picture = drawing([load("lu:1"), load("lu:1@wuli-tongkao")])

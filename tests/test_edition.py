@@ -17,7 +17,8 @@ from pathlib import Path
 import mido
 import pytest
 
-from tools import executable, module
+import runner
+from tools import module
 
 GUJI = str(Path(sys.executable).with_name("guji"))
 DATA = Path(__file__).parent / "data"
@@ -28,7 +29,8 @@ KEYS = {62: "鼙", 41: "鼓"}
 
 
 def guji(*args, cwd, check=True):
-    proc = subprocess.run([GUJI, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    """``guji ARGS…`` (:func:`runner.guji`, the console script); with *check*, it must succeed."""
+    proc = runner.guji(list(args), cwd, script=True, text=True, timeout=300)
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
@@ -70,16 +72,16 @@ def mei_tree(folder):
     return ET.parse(folder[0] / "edition.mei").getroot()
 
 
-def test_validates_against_mei_4_0_1(folder):
-    jing = executable("jing", "apt-get install jing")
+def test_validates_against_mei_4_0_1(folder, tool):
+    jing = tool("jing")
     proc = subprocess.run([jing, str(SCHEMA), str(folder[0] / "edition.mei")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout == "", proc.stdout[:2000]
 
 
-def test_jing_rejects_what_mei_forbids(notes_folder, tmp_path):
+def test_jing_rejects_what_mei_forbids(notes_folder, tmp_path, tool):
     """The validator is not blind: a <rdg> outside an <app> is refused."""
-    jing = executable("jing", "apt-get install jing")
+    jing = tool("jing")
     text = (notes_folder[0] / "edition.mei").read_text(encoding="utf-8")
     bad = tmp_path / "bad.mei"
     bad.write_text(text.replace("<layer n=\"1\">", "<layer n=\"1\"><rdg/>", 1), encoding="utf-8")
@@ -298,13 +300,11 @@ def test_bad_input_is_one_line(notes_folder, args, says):
     assert not (where / "x.mid").exists() and not (where / "x.mei").exists()
 
 
-def test_play_plays_an_edition_reading_on_a_real_stream(notes_folder, tmp_path):
+def test_play_plays_an_edition_reading_on_a_real_stream(notes_folder, tmp_path, null_alsa):
     """``guji play lu:1@edition.mei~T`` on ALSA's null device: every stroke of 五礼通考's reading."""
     import os
     where, collation = notes_folder
-    conf = tmp_path / "asound.conf"
-    conf.write_text("</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n")
-    env = dict(os.environ, ALSA_CONFIG_PATH=str(conf), PYTHONIOENCODING="utf-8")
+    env = dict(os.environ, ALSA_CONFIG_PATH=str(null_alsa), PYTHONIOENCODING="utf-8")
     proc = subprocess.run([GUJI, "play", "lu:1@edition.mei~T", "--json", "--rite", "she",
                            "--interval", "0.02", "--rate", "8000"], cwd=where, env=env,
                           capture_output=True, text=True, timeout=120)

@@ -41,6 +41,7 @@ from guji.text.reading.notation import Rite
 from live import jack as jack_server
 from live import pulse
 from live.stalls import StallWatch
+import runner
 import tools
 from tools import need
 from onsets import detect_onsets
@@ -51,8 +52,7 @@ LU = load("lu").notation(Rite.TOUHU)   # the 12 strokes of 投壺's 魯鼓
 
 
 @pytest.fixture(scope="module")
-def sink():
-    need(pulse.missing())
+def sink(pulseaudio):
     # asked of a child: importing sounddevice here would start PortAudio in
     # this test process, and with the jack fixture's server named in the
     # environment its JACK host API then aborts the whole run at exit
@@ -68,8 +68,7 @@ def sink():
 
 
 @pytest.fixture(scope="module")
-def jack():
-    need(jack_server.missing())
+def jack(jackd):
     j = jack_server.JackServer().start()
     yield j
     j.stop()
@@ -78,10 +77,6 @@ def jack():
 def jack_free_env() -> dict[str, str]:
     """This process's environment without the jack fixture's server in it."""
     return {k: v for k, v in os.environ.items() if not k.startswith("JACK_")}
-
-
-def guji(*args: str) -> list[str]:
-    return [sys.executable, "-m", "guji", *args]
 
 
 def stamped_lines(p) -> list[tuple[float, dict]]:
@@ -108,7 +103,7 @@ def run_recorded(sink, tmp_path, *args: str):
     rec = sink.record(tmp_path / "monitor.wav")
     rec.wait_for_audio()
     spawned = time.monotonic()
-    p = subprocess.Popen(guji("play", *args, "--json"), env=sink.child_env(), cwd=OUTSIDE,
+    p = subprocess.Popen(runner.command(["play", *args, "--json"]), env=sink.child_env(), cwd=OUTSIDE,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     lines = stamped_lines(p)
@@ -191,7 +186,7 @@ def _loop_until_ctrl_c(sink, tmp_path):
     then SIGINT: (exit status, JSON lines, stderr, recording)."""
     rec = sink.record(tmp_path / "loop.wav")
     rec.wait_for_audio()
-    p = subprocess.Popen(guji("play", "lu", "--loop", "--interval", "0.3", "--json"),
+    p = subprocess.Popen(runner.command(["play", "lu", "--loop", "--interval", "0.3", "--json"]),
                          env=sink.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = []
@@ -310,8 +305,8 @@ STREAM_CASES = {
 def render_float(tmp_path, args) -> np.ndarray:
     import soundfile
     out = tmp_path / "render.wav"
-    r = subprocess.run(guji("render", *args, "--bits", "float", "-o", str(out)), cwd=OUTSIDE,
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(runner.command(["render", *args, "--bits", "float", "-o", str(out)]),
+                       cwd=OUTSIDE, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     return soundfile.read(out, dtype="float32", always_2d=True)[0]
 
@@ -454,7 +449,7 @@ def _pause_resume_quit(sink, tmp_path):
     rec.wait_for_audio()
     term = Terminal()
     settings = termios.tcgetattr(term.master)
-    p = subprocess.Popen(guji("play", "lu", "--repeat", "4", "--interval", "0.3"),
+    p = subprocess.Popen(runner.command(["play", "lu", "--repeat", "4", "--interval", "0.3"]),
                          env=sink.child_env(), cwd=OUTSIDE, stdin=term.slave, stderr=term.slave,
                          stdout=subprocess.PIPE, text=True)
     term.start()
@@ -695,9 +690,10 @@ def _received(jack, port: str, notes: int, argv: list[str]) -> tuple[Any, Receiv
 def _midi_try(jack) -> tuple[Any, Any, Receiver]:
     receiver = Receiver()
     try:
-        ports = subprocess.run(guji("ports", "--json"), env=jack.child_env(), cwd=OUTSIDE,
+        ports = subprocess.run(runner.command(["ports", "--json"]), env=jack.child_env(), cwd=OUTSIDE,
                                capture_output=True, text=True, timeout=60)
-        r = subprocess.run(guji("play", "lu", "--midi-out", "gujitest", "--no-audio", "--quiet"),
+        r = subprocess.run(runner.command(["play", "lu", "--midi-out", "gujitest", "--no-audio",
+                                    "--quiet"]),
                            env=jack.child_env(), cwd=OUTSIDE, capture_output=True, text=True,
                            timeout=60)
         receiver.wait_for_notes(len(LU))
@@ -765,9 +761,9 @@ def test_midi_out_leaves_the_muted_drum_out(jack, ghost):
     want = [62 if g == "○" else 76 for g in LU if ghost or g == "○"]
 
     def attempt():
-        r, receiver = _received(jack, "gujimute", len(want), guji(
+        r, receiver = _received(jack, "gujimute", len(want), runner.command([
             "play", "lu", "--interval", "0.15", "--midi-out", "gujimute", "--no-audio", "--quiet",
-            "--mute", "鼓", *(["--ghost", "click"] if ghost else [])))
+            "--mute", "鼓", *(["--ghost", "click"] if ghost else [])]))
         assert r.returncode == 0, r.stderr
         keys = [m[1] for _, m in receiver.notes_on()]
         assert 41 not in keys                                # no 鼓 (Low Floor Tom)
@@ -787,8 +783,9 @@ def test_sound_and_midi_together(sink, jack, tmp_path):
         receiver = Receiver("gujiboth")
         try:
             env = jack.child_env(sink.child_env())
-            p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--json", "--midi-out",
-                                      "gujiboth"), env=env, cwd=OUTSIDE, stdin=subprocess.DEVNULL,
+            p = subprocess.Popen(runner.command(["play", "lu", "--interval", "0.3", "--json",
+                                                 "--midi-out", "gujiboth"]),
+                                 env=env, cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             lines = stamped_lines(p)
             err = p.stderr.read()
@@ -816,8 +813,8 @@ def test_no_midi_system_is_one_line_of_advice():
         pytest.skip("this machine has an ALSA sequencer")
     env = dict(os.environ, JACK_DEFAULT_SERVER="guji-no-such-server", JACK_NO_START_SERVER="1")
     for args in (["play", "lu", "--midi-out", "--no-audio"], ["ports"]):
-        r = subprocess.run(guji(*args), env=env, cwd=OUTSIDE, capture_output=True, text=True,
-                           timeout=60)
+        r = subprocess.run(runner.command([*args]), env=env, cwd=OUTSIDE, capture_output=True,
+                           text=True, timeout=60)
         assert r.returncode == 2
         assert r.stderr.count("\n") == 1 and r.stderr.startswith("guji: no MIDI system"), r.stderr
         assert "jackd" in r.stderr and "snd-seq" in r.stderr
@@ -850,7 +847,7 @@ def test_without_python_rtmidi_live_midi_is_one_line_of_advice(monkeypatch, caps
 def _killed_mid_play(env, extra=()):
     """Run ``guji play`` until its third stroke is heard, SIGKILL the server,
     return (exit status, stderr, seconds from the kill to the exit)."""
-    p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--json", *extra), env=env,
+    p = subprocess.Popen(runner.command(["play", "lu", "--interval", "0.3", "--json", *extra]), env=env,
                          cwd=OUTSIDE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     return p
@@ -905,8 +902,9 @@ def test_jack_killed_mid_midi_play_is_one_line_and_a_failure(verbose):
     own = jack_server.JackServer().start()
     receiver = Receiver("gujigone")          # left open: its server is gone
     try:
-        p = subprocess.Popen(guji("play", "lu", "--interval", "0.3", "--midi-out", "gujigone",
-                                  "--no-audio", "--json", *(["--verbose"] if verbose else [])),
+        p = subprocess.Popen(runner.command(["play", "lu", "--interval", "0.3", "--midi-out",
+                                             "gujigone", "--no-audio", "--json",
+                                             *(["--verbose"] if verbose else [])]),
                              env=own.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # SIGTERM, not SIGKILL: see test_a_server_killed_mid_play_is_one_line_and_a_failure
@@ -938,9 +936,9 @@ def test_compare_and_demo_say_a_killed_server_in_play_s_words(command, verbose):
     own = pulse.PulseSink("gujikill2").start()
     args = (["compare", "lu", "xue", "--interval", "0.3"] if command == "compare"
             else ["demo", "--interval", "0.3"])
-    p = subprocess.Popen(guji(*args, *(["--verbose"] if verbose else [])), env=own.child_env(),
-                         cwd=OUTSIDE, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(runner.command([*args, *(["--verbose"] if verbose else [])]),
+                         env=own.child_env(), cwd=OUTSIDE, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         seen = []
         while sum(" 鼙 " in line or " 鼓 " in line for line in seen) < 3:

@@ -562,6 +562,7 @@ def render(midi_path: Path, wav_path: Path):
     # ring (up to +9 dB): a lower rise threshold, and the default interval
     (0.6, True, 12.0),
 ])
+@pytest.mark.tools          # FluidSynth (render)
 def test_fluidsynth_plays_every_stroke_on_time(tmp_path, interval, melodic, rise_db):
     score = Score(load("xue:1"), Rite.SHE, interval, count_in=2)
     cues = [Cue(score.duration + 0.5, "end")]

@@ -27,10 +27,10 @@ from guji.timing.score import Score
 
 try:
     import onsets
-    from tools import require, under_ci
+    from tools import under_ci
 except ModuleNotFoundError:  # pragma: no cover - tests/ made a package
     from tests import onsets
-    from tests.tools import require, under_ci
+    from tests.tools import under_ci
 
 SOUNDFONT = Path("/usr/share/sounds/sf2/TimGM6mb.sf2")
 
@@ -123,8 +123,8 @@ def test_no_metre_where_there_is_no_grid(tmp_path):
 
 # --- patterns one after another, in FluidSynth ----------------------------------------------
 
-def test_fluidsynth_plays_xue_after_lu_each_stroke_once(tmp_path):
-    require("fluidsynth")
+def test_fluidsynth_plays_xue_after_lu_each_stroke_once(tmp_path, tool):
+    tool("fluidsynth")
     if not SOUNDFONT.exists():
         message = f"{SOUNDFONT} is missing (apt-get install timgm6mb-soundfont; .ci/run does)"
         pytest.fail(message) if under_ci() else pytest.skip(message)
@@ -197,8 +197,8 @@ def test_latin_1_readers_see_the_latin_first(tmp_path):
         "Xue gu 薛鼓 2 liji-zhengyi - pi 鼙", "Xue gu 薛鼓 2 liji-zhengyi - gu 鼓"]
 
 
-def test_midi2ly_reads_whole_bars_and_latin_names(tmp_path):
-    exe = require("midi2ly")
+def test_midi2ly_reads_whole_bars_and_latin_names(tmp_path, tool):
+    exe = tool("midi2ly")
     out = write_midi(tmp_path / "m.mid", lay_out([load("lu"), load("xue")],
                                                  Timing(Rite.SHE, count_in=4)))
     subprocess.run([exe, "-o", str(tmp_path / "m.ly"), str(out)], check=True,

@@ -6,50 +6,51 @@ import os
 import re
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import soundfile as sf
 
+import runner
+from runner import environment
+
 GUJI = str(Path(sys.executable).with_name("guji"))
+#: ``guji ARGS…`` (tests/runner.py) as a user runs it: the installed console script,
+#: its output as text
+guji = partial(runner.guji, script=True, text=True)
 SEED_NAMES = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b|\bseeds? \d{3}\b")
-
-
-def guji(*args, cwd):
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([GUJI, *args], capture_output=True, text=True, encoding="utf-8",
-                          env=env, cwd=cwd)
 
 
 def test_editions_are_named_by_title_not_by_our_file_names(tmp_path):
     for argv in (["show", "lu"], ["show", "xue:2@wuli-tongkao"], ["glyphs"], ["list"],
                  ["sheet", "lu", "xue", "-o", "s.musicxml"]):
-        r = guji(*argv, cwd=tmp_path)
+        r = guji([*argv], tmp_path)
         assert r.returncode == 0 and not SEED_NAMES.search(r.stdout), (argv, r.stdout)
     assert not SEED_NAMES.search((tmp_path / "s.musicxml").read_text(encoding="utf-8"))
-    shown = guji("show", "lu", cwd=tmp_path).stdout
+    shown = guji(["show", "lu"], tmp_path).stdout
     assert "禮記正義 卷第五十九之二, line 3241 column 3 of its digitised text (collection unknown)" in shown
 
 
 def test_a_written_file_reports_its_own_length_ring_included(tmp_path):
-    r = guji("render", "lu", "-o", "lu.wav", cwd=tmp_path)
+    r = guji(["render", "lu", "-o", "lu.wav"], tmp_path)
     info = sf.info(str(tmp_path / "lu.wav"))
     length = info.frames / info.samplerate
     assert f"{length:.1f} s (the music 7.2 s" in r.stderr      # 12 strokes × 0.6 s, then the ring
     assert length > 7.2 + 0.5
-    r = guji("compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "sequence", "-o", "c.flac",
-             cwd=tmp_path)
+    r = guji(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "sequence", "-o", "c.flac"],
+             tmp_path)
     info = sf.info(str(tmp_path / "c.flac"))
     assert f"wrote c.flac: {info.frames / info.samplerate:.1f} s" in r.stderr
 
 
 def test_page_help_states_the_page_default_rite(tmp_path):
-    help_text = " ".join(guji("page", "--help", cwd=tmp_path).stdout.split())
+    help_text = " ".join(guji(["page", "--help"], tmp_path).stdout.split())
     assert "(default: she)" in help_text and "(default: touhu)" not in help_text
 
 
 def test_one_pattern_is_not_patterns(tmp_path):
     (tmp_path / "one.txt").write_text("魯鼓 ○□○○□□○○半○□○○□○○○○□○□○\n", encoding="utf-8")
-    out = guji("scan", "one.txt", cwd=tmp_path).stdout
+    out = guji(["scan", "one.txt"], tmp_path).stdout
     assert "1 pattern (" in out and "1 patterns" not in out
 
 
@@ -89,12 +90,6 @@ def no_device(tmp_path) -> dict:
     return {"ALSA_CONFIG_PATH": str(conf), "PULSE_SERVER": "unix:/nonexistent"}
 
 
-def guji_env(*args, cwd, env):
-    full = dict(os.environ, PYTHONIOENCODING="utf-8", **env)
-    return subprocess.run([GUJI, *args], capture_output=True, text=True, encoding="utf-8",
-                          env=full, cwd=cwd, timeout=300)
-
-
 def suggested_commands(text: str) -> list[list[str]]:
     """The ``guji …`` command lines a message suggests, split as a shell would."""
     import shlex
@@ -103,7 +98,7 @@ def suggested_commands(text: str) -> list[list[str]]:
 
 
 def test_demo_without_a_device_says_why_in_words_and_what_to_do_next(tmp_path):
-    r = guji_env("demo", cwd=tmp_path, env=no_device(tmp_path))
+    r = guji(["demo"], tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
     assert r.returncode == 0, r.stderr
     first = r.stderr.splitlines()[0]
     assert first.startswith("guji: No sound output here: no sound card or audio device was found")
@@ -115,38 +110,38 @@ def test_demo_without_a_device_says_why_in_words_and_what_to_do_next(tmp_path):
     suggested = [argv for argv in suggested_commands(r.stderr) if "-o" in argv]
     assert [argv[0] for argv in suggested] == ["compare", "sheet"]
     for argv in suggested:
-        done = guji_env(*argv, cwd=tmp_path, env={})
+        done = guji([*argv], tmp_path, timeout=300)
         assert done.returncode == 0, (argv, done.stderr)
         assert (tmp_path / argv[argv.index("-o") + 1]).stat().st_size > 0
 
 
 def test_compare_without_a_device_fails_before_printing_and_advises_its_own_output(tmp_path):
-    r = guji_env("compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she",
-                 cwd=tmp_path, env=no_device(tmp_path))
+    r = guji(["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she"],
+             tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
     assert r.returncode == 2
     assert r.stdout == ""                      # no timeline printed as if it played
     assert r.stderr.count("\n") == 1 and "no sound output here" in r.stderr
     (advice,) = suggested_commands(r.stderr)
     assert advice == ["compare", "lu:1", "lu:1@wuli-tongkao", "--mode", "diff", "--rite", "she",
                       "-o", "compare-diff.wav"]
-    done = guji_env(*advice, cwd=tmp_path, env={})
+    done = guji([*advice], tmp_path, timeout=300)
     assert done.returncode == 0 and (tmp_path / "compare-diff.wav").stat().st_size > 0
 
 
 def test_play_without_a_device_advises_render_with_the_same_timing(tmp_path):
-    r = guji_env("play", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "--loop", "--latency",
-                 "0.3", "--quiet", cwd=tmp_path, env=no_device(tmp_path))
+    r = guji(["play", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "--loop", "--latency",
+              "0.3", "--quiet"], tmp_path, timeout=300, env=environment(**no_device(tmp_path)))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     (advice,) = suggested_commands(r.stderr)
     assert advice == ["render", "lu:1", "lu:1@wuli-tongkao", "--bpm", "90", "-o", "lu-1.wav"]
-    done = guji_env(*advice, cwd=tmp_path, env={})
+    done = guji([*advice], tmp_path, timeout=300)
     assert done.returncode == 0 and (tmp_path / "lu-1.wav").stat().st_size > 0
 
 
 def test_the_page_is_not_called_self_contained_where_its_audio_are_files(tmp_path):
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    help_text = " ".join(guji("page", "--help", cwd=tmp_path).stdout.split())
-    top = " ".join(guji("--help", cwd=tmp_path).stdout.split())
+    help_text = " ".join(guji(["page", "--help"], tmp_path).stdout.split())
+    top = " ".join(guji(["--help"], tmp_path).stdout.split())
     for text in (readme, help_text, top):
         assert "self-contained" not in text
     assert "audio files" in help_text and "--single-file" in help_text
@@ -156,10 +151,12 @@ def test_advice_names_guji_as_the_user_can_run_it(tmp_path):
     """Before the virtualenv is activated guji is .venv/bin/guji: advice says that;
     with it on the PATH, plain guji."""
     bare = {"PATH": "/usr/bin:/bin"}
-    r = guji_env("compare", "lu:1", "lu:2", cwd=tmp_path, env={**no_device(tmp_path), **bare})
+    r = guji(["compare", "lu:1", "lu:2"], tmp_path, timeout=300,
+             env=environment(**no_device(tmp_path), **bare))
     assert f"instead: {GUJI} compare lu:1 lu:2 -o compare-sequence.wav" in r.stderr
     on_path = {"PATH": f"{Path(GUJI).parent}:/usr/bin:/bin"}
-    r = guji_env("compare", "lu:1", "lu:2", cwd=tmp_path, env={**no_device(tmp_path), **on_path})
+    r = guji(["compare", "lu:1", "lu:2"], tmp_path, timeout=300,
+             env=environment(**no_device(tmp_path), **on_path))
     assert "instead: guji compare lu:1 lu:2 -o compare-sequence.wav" in r.stderr
 
 
@@ -172,12 +169,11 @@ def readme_examples() -> list[str]:
             if line.strip() and not line.startswith("#")]
 
 
-def test_the_readme_examples_run_as_written(tmp_path):
+def test_the_readme_examples_run_as_written(tmp_path, tool):
     """Each line of "A few things to try", in a shell, in a folder holding what a
     clone holds: exit 0 (1 for diff: the readings differ), every file it names
     written; guji play, with no sound device, one line saying what to do."""
-    import tools
-    tools.require("lilypond")                       # the PDF of guji sheet
+    tool("lilypond")                                # the PDF of guji sheet
     root = Path(__file__).resolve().parents[1]
     (tmp_path / "patterns").symlink_to(root / "patterns")
     env = {**no_device(tmp_path), "PATH": f"{Path(GUJI).parent}:{os.environ['PATH']}"}

@@ -131,7 +131,7 @@ def test_page_command_bad_parent(tmp_path, capsys):
 
 # -- in a real browser -----------------------------------------------------------
 
-def test_page_in_headless_chromium(site, tmp_path):
+def test_page_in_headless_chromium(site, tmp_path, chromium):
     folder, index, patterns, _ = site
     with launched() as browser:
         page = browser.new_page(viewport={"width": 1200, "height": 900})
@@ -232,7 +232,7 @@ def _open(sync_api, index, **context):
     return pw, browser, page, problems
 
 
-def test_the_stroke_sounding_now_is_lit(site):
+def test_the_stroke_sounding_now_is_lit(site, chromium):
     sync_api = _browser()
     folder, index, patterns, timing = site
     pw, browser, page, problems = _open(sync_api, index)
@@ -262,7 +262,7 @@ def test_the_stroke_sounding_now_is_lit(site):
         pw.stop()
 
 
-def test_without_scripts_the_page_still_plays_unlit(site):
+def test_without_scripts_the_page_still_plays_unlit(site, chromium):
     sync_api = _browser()
     folder, index, patterns, timing = site
     pw, browser, page, problems = _open(sync_api, index, java_script_enabled=False)
@@ -279,7 +279,7 @@ def test_without_scripts_the_page_still_plays_unlit(site):
         pw.stop()
 
 
-def test_a_single_file_page_plays_with_no_other_file(tmp_path):
+def test_a_single_file_page_plays_with_no_other_file(tmp_path, chromium):
     sync_api = _browser()
     folder = tmp_path / "mail"
     folder.mkdir()

@@ -96,10 +96,9 @@ def test_the_drawings_legend_and_key_are_in_the_language(lang):
         assert KEY["en"] not in texts and not any(ENGLISH.search(t) for t in texts), texts
 
 
-def test_a_chinese_drawing_from_the_command_line_svg_and_png(tmp_path):
+def test_a_chinese_drawing_from_the_command_line_svg_and_png(tmp_path, chromium):
     """``guji --lang zh-Hant draw`` writes the translated legend; its PNG (through
     Chromium) differs from the English one, and both have ink."""
-    tools.chromium()
     shots = {}
     for lang in ("en", "zh-Hant"):
         svg = runner.guji(["--lang", lang, "draw", *IDS, "-o", "-"], tmp_path)
@@ -140,7 +139,7 @@ def pages(tmp_path_factory):
     return out
 
 
-def test_the_page_in_chinese_looked_at_in_chromium(pages, tmp_path):
+def test_the_page_in_chinese_looked_at_in_chromium(pages, tmp_path, chromium):
     sync_api = _browser()
     seen, shots = {}, {}
     with sync_api.sync_playwright() as pw:
@@ -242,7 +241,7 @@ def test_the_studio_page_is_written_in_the_language(lang):
     assert not ENGLISH.search(visible), ENGLISH.search(visible)
 
 
-def test_the_studio_script_speaks_from_the_catalog():
+def test_the_studio_script_speaks_from_the_catalog(chromium):
     """In a zh-Hant studio, the words the script writes (the reading's status,
     the Play button after a stop) are the catalog's, not the script's English."""
     sync_api = _browser()

@@ -21,9 +21,11 @@ import io
 import itertools
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
+from functools import partial
 import tempfile
 import textwrap
 
@@ -40,9 +42,9 @@ from guji.timing.score import Score
 from guji.timing.performance import Part, as_performance
 from guji.errors import display_width
 
+import runner
 import tools
 
-NULL_ALSA = "</usr/share/alsa/alsa.conf>\npcm.!default { type null }\n"
 NO_DEVICE_ALSA = "pcm.!default { type hw card 31 }\n"
 
 
@@ -54,12 +56,9 @@ def _env(path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def null_audio(tmp_path_factory):
+def null_audio(null_alsa):
     """Environment for a subprocess whose default ALSA output is the null device."""
-    tools.file("/usr/share/alsa/alsa.conf", "apt-get install libasound2 (libportaudio2 brings it)")
-    path = tmp_path_factory.mktemp("alsa") / "null.conf"
-    path.write_text(NULL_ALSA)
-    return _env(path)
+    return _env(null_alsa)
 
 
 @pytest.fixture(scope="module")
@@ -73,17 +72,18 @@ def no_audio(tmp_path_factory):
 #: Subprocesses run outside the checkout, so they import the installed guji
 #: (``python -m`` and ``-c`` put the working directory first on sys.path).
 OUTSIDE = tempfile.gettempdir()
+#: ``guji ARGS…`` (tests/runner.py) from there, its output as text; ALSA's plugins (PulseAudio's,
+#: JACK's) reserve more address space than the runner's usual bound
+guji = partial(runner.guji, cwd=OUTSIDE, text=True, timeout=120,
+               memory_bytes=resource.RLIM_INFINITY)
 
 
-def guji(args, env, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "guji", *args], env=env, capture_output=True,
-                          text=True, timeout=120, cwd=OUTSIDE, **kw)
 
 
 # -- real playback on the null device -------------------------------------------------
 
 def test_play_streams_every_stroke_and_shows_it(null_audio):
-    r = guji(["play", "lu", "--interval", "0.1", "--count-in", "2"], null_audio)
+    r = guji(["play", "lu", "--interval", "0.1", "--count-in", "2"], env=null_audio)
     assert r.returncode == 0, r.stderr
     lines = tools.without_honest_reports(r.stderr).splitlines()   # an underrun under load is said
     assert lines[:2] == ["魯鼓 1 liji-zhengyi  count-in 1/2", "魯鼓 1 liji-zhengyi  count-in 2/2"]
@@ -99,13 +99,14 @@ def test_play_streams_every_stroke_and_shows_it(null_audio):
 
 def test_play_several_patterns_in_mono_at_another_rate(null_audio):
     r = guji(["play", "lu:2", "xue:2", "--interval", "0.05", "--gap", "0",
-              "--channels", "1", "--rate", "44100", "--quiet"], null_audio)
+              "--channels", "1", "--rate", "44100", "--quiet"], env=null_audio)
     assert r.returncode == 0, r.stderr
     assert tools.without_honest_reports(r.stderr) == ""     # an underrun under load is said
 
 
 def test_the_stroke_display_speaks_the_users_language(null_audio):
-    r = guji(["--lang", "zh-Hant", "play", "lu", "--interval", "0.1", "--count-in", "2"], null_audio)
+    r = guji(["--lang", "zh-Hant", "play", "lu", "--interval", "0.1", "--count-in", "2"],
+             env=null_audio)
     assert r.returncode == 0, r.stderr
     shown = [line for line in r.stderr.splitlines() if line.startswith("魯鼓 1 liji-zhengyi  ")]
     assert shown[:2] == ["魯鼓 1 liji-zhengyi  預備拍 1/2", "魯鼓 1 liji-zhengyi  預備拍 2/2"]
@@ -116,7 +117,7 @@ def test_the_stroke_display_speaks_the_users_language(null_audio):
 
 
 def test_devices_in_chinese_keep_their_columns(null_audio):
-    r = guji(["--lang", "zh-Hant", "devices"], null_audio)
+    r = guji(["--lang", "zh-Hant", "devices"], env=null_audio)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines and all(line.endswith(" Hz）") and " 聲道，" in line for line in lines), lines
@@ -125,18 +126,18 @@ def test_devices_in_chinese_keep_their_columns(null_audio):
 
 
 def test_devices_lists_the_null_default(null_audio):
-    r = guji(["devices"], null_audio)
+    r = guji(["devices"], env=null_audio)
     assert r.returncode == 0, r.stderr
     assert any(line.startswith("*") and "default" in line for line in r.stdout.splitlines())
-    r = guji(["devices", "--json"], null_audio)
+    r = guji(["devices", "--json"], env=null_audio)
     devices = json.loads(r.stdout)
     assert any(d["default"] and d["channels"] >= 2 for d in devices)
 
 
 def test_play_on_a_device_named_on_the_command_line(null_audio):
-    r = guji(["play", "lu", "--interval", "0.05", "--device", "default", "--quiet"], null_audio)
+    r = guji(["play", "lu", "--interval", "0.05", "--device", "default", "--quiet"], env=null_audio)
     assert r.returncode == 0, r.stderr
-    r = guji(["play", "lu", "--device", "no-such-card"], null_audio)
+    r = guji(["play", "lu", "--device", "no-such-card"], env=null_audio)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "no sound output 'no-such-card' here" in r.stderr
     assert "guji devices" in r.stderr and "Traceback" not in r.stderr
@@ -191,18 +192,18 @@ def test_sigint_exits_130_after_closing(null_audio):
 # -- no device, no PortAudio ---------------------------------------------------------------
 
 def test_without_an_output_device_one_line_suggests_render(no_audio):
-    r = guji(["play", "lu"], no_audio)
+    r = guji(["play", "lu"], env=no_audio)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     assert "no sound output here" in r.stderr and "guji render lu -o lu.wav" in r.stderr
-    r = guji(["devices"], no_audio)
+    r = guji(["devices"], env=no_audio)
     assert r.returncode == 0 and "no sound output here" in r.stdout
 
 
 def test_without_an_output_device_the_line_is_in_the_users_language(no_audio):
     for args in (["play", "lu"], ["devices"]):
-        en = guji(args, no_audio)
-        zh = guji(["--lang", "zh-Hant", *args], no_audio)
+        en = guji(args, env=no_audio)
+        zh = guji(["--lang", "zh-Hant", *args], env=no_audio)
         assert zh.returncode == en.returncode
         said = (zh.stderr + zh.stdout).splitlines()
         assert len(said) == 1 and said[0].lstrip("guji：").startswith("此處無法出聲：找不到音效卡或音訊裝置")
@@ -364,5 +365,5 @@ def test_a_failing_play_never_crashes_in_the_warm_up(null_audio):
     """The warm-up import of PortAudio is joined before guji ends: a play that
     fails at once (no such file) exits 2, every time (it crashed, exit 139,
     in 3 of 60 runs, importing PortAudio while the interpreter shut down)."""
-    codes = [guji(["play", "lu@nonexist.txt"], null_audio).returncode for _ in range(12)]
+    codes = [guji(["play", "lu@nonexist.txt"], env=null_audio).returncode for _ in range(12)]
     assert codes == [2] * 12

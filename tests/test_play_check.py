@@ -53,8 +53,7 @@ GUJI = [sys.executable, "-m", "guji"]
 
 
 @pytest.fixture(scope="module")
-def room():
-    need(pulse.missing())
+def room(pulseaudio):
     try:
         import sounddevice  # noqa: F401
     except OSError as e:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import runner
 from runner import environment, run
 
 SITE = Path(__file__).resolve().parent / "portability"
@@ -50,7 +51,7 @@ def guji(system: str, tmp: Path, args: list[str], **extra: str):
     if not texts.exists():
         texts.mkdir()
         (texts / "mine.txt").write_text(TEXT, encoding="utf-8")
-    return run([GUJI, *args], tmp, env=simulated(system, tmp, **extra))
+    return runner.guji(args, tmp, script=True, env=simulated(system, tmp, **extra))
 
 
 def check_clean(r, statuses=(0,)) -> None:

@@ -29,7 +29,6 @@ from guji.timing.events import events
 from guji.timing.layout import ramp, ramp_intervals
 from guji.timing.performance import Timing
 
-import tools
 
 GUJI = str(Path(sys.executable).with_name("guji"))
 
@@ -59,13 +58,13 @@ def test_each_pass_on_its_own_exact_grid(ids, count_in, gap):
     assert len({p.name for p in perf.parts}) == len(patterns)   # a pattern's passes: one voice
 
 
-def test_a_ramp_render_sounds_every_stroke_at_its_time(tmp_path):
+def test_a_ramp_render_sounds_every_stroke_at_its_time(tmp_path, tool):
     r = run([GUJI, "render", "lu", "--repeat", "3", "--ramp", "60:100", "--count-in", "2",
              "-o", "ramp.flac"], tmp_path)
     assert r.returncode == 0, r.stderr
     # 2 clicks and 12 strokes at 60 bpm, 12 at 80, 12 at 100: 14 + 9 + 7.2 s
     assert "the music 30.2 s" in r.stderr and "36 strokes" in r.stderr
-    flac = tools.require("flac")
+    flac = tool("flac")
     assert subprocess.run([flac, "-t", "-s", str(tmp_path / "ramp.flac")]).returncode == 0
     perf = ramp([load("lu")], Timing(Rite.TOUHU, repeat=3, count_in=2), 60, 100)
     want = np.array([e.time for e in events(perf)])

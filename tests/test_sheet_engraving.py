@@ -61,6 +61,7 @@ def keep(tmp_path: Path, name: str, data: bytes | str) -> Path:
 
 # --- MuseScore 3 --------------------------------------------------------------------------
 
+@pytest.mark.tools          # MuseScore 3 (tools.mscore)
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_musescore_engraves_the_musicxml_and_keeps_every_note(name, tmp_path):
     sheet = sheet_of(EXAMPLES[name]())
@@ -82,6 +83,7 @@ def test_musescore_engraves_the_musicxml_and_keeps_every_note(name, tmp_path):
         assert len(list(part.expandRepeats().recurse().notes)) == len(played)
 
 
+@pytest.mark.tools          # MuseScore 3 (tools.mscore)
 def test_musescore_reads_the_mxl(tmp_path):
     sheet = sheet_of(EXAMPLES["lu-she-x3-count-in"]())
     source = keep(tmp_path, "lu.mxl", render_sheet(sheet, ".mxl"))
@@ -105,8 +107,8 @@ def ink(pdf: Path, tmp_path: Path) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", ["lu-she-x3-count-in", "stacked-minus-gu-ghost"])
-def test_lilypond_compiles_the_source_without_a_warning(name, tmp_path):
-    require("lilypond")
+def test_lilypond_compiles_the_source_without_a_warning(name, tmp_path, tool):
+    tool("lilypond")
     sheet = sheet_of(EXAMPLES[name]())
     result = run_lilypond(to_lilypond(sheet))
     assert result.warnings == [], result.log
@@ -165,8 +167,8 @@ def test_the_glyphs_stand_over_their_notes(tmp_path):
     assert len(offsets) == 1
 
 
-def test_guji_sheet_writes_svg_and_pdf(tmp_path, capsys):
-    require("lilypond")
+def test_guji_sheet_writes_svg_and_pdf(tmp_path, capsys, tool):
+    tool("lilypond")
     for suffix in (".svg", ".pdf"):
         out = tmp_path / f"lu{suffix}"
         assert main(["sheet", "lu", "--rite", "she", "--count-in", "2", "-o", str(out)]) == 0
@@ -175,6 +177,7 @@ def test_guji_sheet_writes_svg_and_pdf(tmp_path, capsys):
     assert ET.parse(tmp_path / "lu.svg").getroot().tag.endswith("svg")
 
 
+@pytest.mark.tools          # MuseScore 3 (tools.mscore)
 def test_musescore_imports_the_midi_file_with_the_sheets_bars(tmp_path):
     """The same bar lines in MIDI and sheet, as MuseScore 3 sees the MIDI file:
     its bars are the sheet's bars played out (the ring bar, empty, it drops;

@@ -5,19 +5,16 @@ zsh and fish check their syntax), the man page (checked by groff)."""
 from __future__ import annotations
 
 import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from runner import run
+import runner
 from tools import require
 
-GUJI = str(Path(sys.executable).with_name("guji"))
-
-
-def guji(args: list[str], cwd: Path):
-    return run([GUJI, *args], cwd)
+#: ``guji ARGS…`` (tests/runner.py) as a user runs it: the installed console script
+guji = partial(runner.guji, script=True)
 
 
 def test_options_anywhere_on_the_line(tmp_path):
@@ -83,7 +80,7 @@ def test_bash_completion(tmp_path):
 
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
-def test_zsh_and_fish_scripts_parse(shell, tmp_path):
+def test_zsh_and_fish_scripts_parse(shell, tmp_path, tool):
     made = guji(["completion", shell], tmp_path)
     assert made.returncode == 0, made.stderr
     text = made.stdout.decode("utf-8")
@@ -91,12 +88,12 @@ def test_zsh_and_fish_scripts_parse(shell, tmp_path):
         assert command in text
     script = tmp_path / f"guji.{shell}"
     script.write_text(text, encoding="utf-8")
-    checked = subprocess.run([require(shell), "-n", str(script)], capture_output=True,
+    checked = subprocess.run([tool(shell), "-n", str(script)], capture_output=True,
                              text=True, timeout=60)
     assert checked.returncode == 0 and not checked.stderr, checked.stderr
 
 
-def test_man_page_from_the_parsers(tmp_path):
+def test_man_page_from_the_parsers(tmp_path, tool):
     made = guji(["man"], tmp_path)
     assert made.returncode == 0, made.stderr
     page = made.stdout.decode("utf-8")
@@ -104,7 +101,7 @@ def test_man_page_from_the_parsers(tmp_path):
     assert [line[4:] for line in page.splitlines() if line.startswith(".SS ")] == list(COMMANDS)
     assert "\\fB\\-\\-gap\\fR" in page and "\\fB\\-\\-midi\\-out\\fR" in page
     (tmp_path / "guji.1").write_text(page, encoding="utf-8")
-    checked = subprocess.run([require("groff"), "-k", "-man", "-Tutf8", "-ww", "-z",
+    checked = subprocess.run([tool("groff"), "-k", "-man", "-Tutf8", "-ww", "-z",
                               str(tmp_path / "guji.1")], capture_output=True, text=True,
                              timeout=60)
     assert checked.returncode == 0 and not checked.stderr, checked.stderr

@@ -47,6 +47,7 @@ def check(fmt: str, path) -> None:
     assert accepted(proc.returncode, said), said
 
 
+@pytest.mark.tools          # flac, ogginfo (check)
 @pytest.mark.parametrize("fmt", ["flac", "ogg"])
 def test_a_file_passes_the_formats_own_decoder(tmp_path, fmt):
     r = runner.guji([*PIECE, "-o", f"file.{fmt}"], tmp_path)
@@ -55,9 +56,9 @@ def test_a_file_passes_the_formats_own_decoder(tmp_path, fmt):
 
 
 @pytest.mark.parametrize("fmt", ["flac", "ogg"])
-def test_standard_output_into_a_pipe_passes_the_decoder(tmp_path, fmt):
-    decoder = ([tools.require("flac"), "-t", "-s", "-"] if fmt == "flac"
-               else [tools.require("ogginfo"), "/dev/stdin"])
+def test_standard_output_into_a_pipe_passes_the_decoder(tmp_path, fmt, tool):
+    decoder = ([tool("flac"), "-t", "-s", "-"] if fmt == "flac"
+               else [tool("ogginfo"), "/dev/stdin"])
     guji = subprocess.Popen([sys.executable, "-m", "guji", *PIECE, "-o", "-", "--format", fmt],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=runner.environment())
@@ -71,10 +72,10 @@ def test_standard_output_into_a_pipe_passes_the_decoder(tmp_path, fmt):
 
 
 @pytest.mark.parametrize("fmt", ["flac", "ogg"])
-def test_a_fifo_passes_the_decoder(tmp_path, fmt):
+def test_a_fifo_passes_the_decoder(tmp_path, fmt, tool):
     fifo = tmp_path / f"pipe.{fmt}"
     os.mkfifo(fifo)
-    exe = tools.require("flac" if fmt == "flac" else "ogginfo")
+    exe = tool("flac" if fmt == "flac" else "ogginfo")
     decoder = subprocess.Popen([exe, "-t", "-s", str(fifo)] if fmt == "flac" else [exe, str(fifo)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     r = runner.guji([*PIECE, "-o", fifo.name], tmp_path)
@@ -83,6 +84,7 @@ def test_a_fifo_passes_the_decoder(tmp_path, fmt):
     assert accepted(decoder.returncode, said), said
 
 
+@pytest.mark.tools          # flac, ogginfo (check)
 @pytest.mark.parametrize("fmt", ["flac", "ogg"])
 def test_dash_into_a_file_passes_the_decoder(tmp_path, fmt):
     with open(tmp_path / f"out.{fmt}", "wb") as out:

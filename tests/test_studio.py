@@ -299,9 +299,8 @@ def _undated(pdf: bytes) -> bytes:
     return re.sub(rb"/ID\s*\[\s*" + string + rb"\s*" + string + rb"\s*\]", rb"/ID[]", pdf)
 
 
-def test_a_pdf_export_is_the_commands(studio, tmp_path):
-    import tools
-    tools.require("lilypond")
+def test_a_pdf_export_is_the_commands(studio, tmp_path, tool):
+    tool("lilypond")
     refs = ["edition:liji-zhengyi|lu:1|"]
     status, data, r = ask(studio, "POST", "/api/export",
                           {"readings": refs, "timing": {"rite": "she"}, "kind": "pdf"})

@@ -35,7 +35,7 @@ INTERVAL = 0.25
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium):
     with launched() as b:
         yield b
 

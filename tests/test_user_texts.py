@@ -33,13 +33,13 @@ and a few others through the installed ``guji`` command as well.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+
+import runner
 
 import guji
 
@@ -51,9 +51,9 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 CORPUS = Path(__file__).parent / "data" / "user-texts"
 EXPECTED: dict[str, dict] = tomllib.loads((CORPUS / "expected.toml").read_text(encoding="utf-8"))
 SLUG = {"魯": "lu", "薛": "xue"}
-# The installed console script, run outside the checkout (cwd=tmp_path) so the
-# installed package is what runs.
-GUJI = str(Path(sys.executable).parent / "guji")
+#: ``guji ARGS…`` (tests/runner.py) as a user runs it: the installed console script,
+#: its output as text
+run_guji = partial(runner.guji, script=True, text=True)
 
 ERROR_TEXTS = sorted(name for name, e in EXPECTED.items() if "error" in e)
 PATTERN_TEXTS = sorted(name for name, e in EXPECTED.items() if "error" not in e)
@@ -66,12 +66,6 @@ SHOW_TEXTS = ["01-bug-report.txt", "08-one-line-both-diagrams.txt",
 
 def read(name: str) -> str:
     return (CORPUS / name).read_text(encoding="utf-8")
-
-
-def run_guji(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([GUJI, *args], cwd=cwd, capture_output=True, text=True,
-                          encoding="utf-8", env=env)
 
 
 def test_every_text_has_an_entry_and_every_entry_a_text():

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 import runner
-import tools
 
 RATE = ["--rate", "8000"]
 
@@ -154,9 +153,8 @@ def test_standard_output_that_is_closed_is_one_line(tmp_path, args):
 
 # -- a PNG stopped while Chromium draws -------------------------------------------------------
 
-def test_a_png_stopped_while_chromium_draws_leaves_nothing(tmp_path):
+def test_a_png_stopped_while_chromium_draws_leaves_nothing(tmp_path, chromium):
     # SIGTERM during a PNG once gave "OSError: Directory not empty" and left /tmp/guji-png-*
-    tools.require("chromium")
     private_tmp = tmp_path / "tmp"
     private_tmp.mkdir()
     prelude = """
@@ -185,9 +183,9 @@ def test_a_png_stopped_while_chromium_draws_leaves_nothing(tmp_path):
     assert left.stdout == ""
 
 
-def test_a_pdf_stopped_while_lilypond_engraves_leaves_nothing(tmp_path):
+def test_a_pdf_stopped_while_lilypond_engraves_leaves_nothing(tmp_path, tool):
     # LilyPond's Ghostscript, left running, once kept writing into guji's temporary folder
-    tools.require("lilypond")
+    tool("lilypond")
     private_tmp = tmp_path / "tmp"
     private_tmp.mkdir()
     (tmp_path / "lu.pdf").write_bytes(b"the old file")

@@ -20,6 +20,22 @@ from pathlib import Path
 
 import pytest
 
+#: The marks of the test running now (tests/conftest.py sets them before each test).
+RUNNING: set[str] = set()
+#: Programs every POSIX system has: no mark needed to run them.
+EVERYWHERE = {"bash", "sh"}
+
+
+def outside_the_loop(what: str) -> None:
+    """Fail a test of the fast loop (``pytest -m fast``) that starts *what*, an
+    outside program or server: its marks come from what it asks for, so it
+    should ask for the fixture (``tool``, ``chromium``, ``pulseaudio``,
+    ``jackd``, ``null_alsa``) or carry the mark (tests/conftest.py)."""
+    if "fast" in RUNNING:
+        pytest.fail(f"a test of the fast loop starts {what}: ask for its fixture "
+                    f"(tool, chromium, pulseaudio, jackd, null_alsa) or mark it "
+                    f"(@pytest.mark.tools …), see tests/conftest.py", pytrace=False)
+
 #: Program → the Debian package that has it (what ``.ci/run`` installs).
 PACKAGES = {
     "mscore3": "musescore3",
@@ -87,6 +103,8 @@ def need(problem: str | None) -> None:
 def executable(name: str, install: str) -> str:
     """The path of the program *name* on the PATH, else :func:`missing`."""
     found = shutil.which(name)
+    if found is not None and name not in EVERYWHERE:
+        outside_the_loop(f"the program {name!r}")
     if found is None:
         missing(f"the program {name!r}", install)
     return found
@@ -110,6 +128,7 @@ def module(name: str, install: str):
 
 def chromium() -> str:
     """Debian's Chromium (what the PNG export and the page test use)."""
+    outside_the_loop("Chromium")
     for name in ("chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
         if found:

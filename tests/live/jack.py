@@ -63,6 +63,8 @@ class JackServer:
     def start(self) -> "JackServer":
         if self.proc is not None:
             return self
+        import tools
+        tools.outside_the_loop("a JACK server")
         if shutil.which("jackd") is None:
             raise JackError("jackd missing: apt-get install --no-install-recommends jackd2")
         t = time.monotonic()

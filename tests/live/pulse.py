@@ -154,6 +154,8 @@ class PulseSink:
 
     def start(self) -> "PulseSink":
         """Start the server; return when it answers. Raises :class:`PulseError`."""
+        import tools
+        tools.outside_the_loop("a PulseAudio server")
         if self.proc is not None:
             return self
         problem = missing()

@@ -165,6 +165,7 @@ def _heard(mei: str, mdiv: str, source: str) -> str:
     return "".join(d for _, d in sorted(out, key=lambda x: x[0]))
 
 
+@pytest.mark.tools
 def test_valid_and_verovio_reads_each_witness_as_guji_does(texts):
     where, collated = texts
     _valid(where / "notes.mei")
@@ -206,6 +207,7 @@ def _ids(root) -> dict:
     return out
 
 
+@pytest.mark.tools
 def test_ids_last_when_a_witness_is_added(texts, tmp_path):
     """The shipped texts' edition, then the same with one more text (the
     義疏 case, three notes): every id of the first names the same element in
@@ -294,6 +296,7 @@ def test_random_notes_every_reading_in_place(tmp_path):
     assert checked > 100
 
 
+@pytest.mark.tools
 def test_the_shipped_and_test_texts_notes_are_their_apps(tmp_path):
     """tests/data's texts with notes (一本作□ after 半; 宋本此處有○ before 半, in a
     copy that reads the chapter's other diagram) beside the shipped editions:

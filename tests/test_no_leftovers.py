@@ -75,6 +75,7 @@ def test_exit_statuses_are_the_documented_ones_whatever_standard_error_is(tmp_pa
     assert _with_stderr_on("/dev/full", ["diff", "lu", "xue"], tmp_path) == 1   # they differ
 
 
+@pytest.mark.tools
 def test_errors_name_the_user_s_paths_never_guji_s_temporary_ones(tmp_path):
     # over the file size limit: demo and compare named dd/.guji-results.XXXXXXXX.guji-tmp/…,
     # a PNG's drawing for the browser was a traceback, LilyPond's log several lines

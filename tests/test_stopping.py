@@ -259,6 +259,7 @@ subprocess.Popen.communicate = _hook
 """
 
 
+@pytest.mark.tools
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stop_while_lilypond_engraves_leaves_nothing_in_tmpdir(tmp_path, signum, status):
     # LilyPond's own lilypond-tmp-* (up to 3.1 MB) was left in $TMPDIR by 6 runs of 14

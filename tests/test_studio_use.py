@@ -30,6 +30,9 @@ import soundfile as sf
 from browsers import launched, serving
 from test_studio import FIXED
 
+#: every test here drives the studio in a real headless Chromium
+pytestmark = pytest.mark.browser
+
 GUJI = str(Path(sys.executable).with_name("guji"))
 A, B = "edition:liji-zhengyi|lu:1|", "edition:wuli-tongkao|lu:1|"
 OTHER = FIXED.replace("○□○○□□○○半", "□□○○□□○○半")      # the 薛鼓 line with a stroke changed

@@ -53,11 +53,13 @@ def _validate(schema: Path, file: Path) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@pytest.mark.tools
 def test_tei_is_valid_tei_p5(folder):
     proc = _validate(TEI_SCHEMA, folder[0] / "e.tei.xml")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.tools
 def test_jing_rejects_what_tei_forbids(folder, tmp_path):
     bad = tmp_path / "bad.tei.xml"
     text = (folder[0] / "e.tei.xml").read_text(encoding="utf-8")
@@ -65,6 +67,7 @@ def test_jing_rejects_what_tei_forbids(folder, tmp_path):
     assert _validate(TEI_SCHEMA, bad).returncode != 0
 
 
+@pytest.mark.tools
 def test_mei_with_its_header_is_valid_mei(folder):
     proc = _validate(MEI_SCHEMA, folder[0] / "e.mei")
     assert proc.returncode == 0, proc.stdout + proc.stderr

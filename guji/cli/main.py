@@ -45,6 +45,19 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, _("{prog}: error: {message} (see '{prog} --help')").format(
             prog=self.prog, message=message) + "\n")
 
+    def _check_value(self, action, value):  # type: ignore[override]
+        """argparse's check of a choice, with the choices *value* may have been
+        meant as (``guji shw``: did you mean show?), on every Python."""
+        choices = action.choices
+        if choices is None or value in choices or not isinstance(value, str):
+            return super()._check_value(action, value)
+        from ..text.reading.typing_ids import close_names
+        close = close_names(value, [str(c) for c in choices])
+        if not close:
+            return super()._check_value(action, value)
+        raise argparse.ArgumentError(action, _("invalid choice: {value} (did you mean {names}?)").format(
+            value=repr(value), names=_(" or ").join(close)))
+
 
 class CommandParser(ArgumentParser):
     """A subcommand's parser: options anywhere on the line, among the pattern

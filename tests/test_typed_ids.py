@@ -166,3 +166,12 @@ def test_an_unlabelled_file_is_named_by_score(tmp_path, capsys, monkeypatch):
 def test_load_is_unchanged_for_plain_ids():
     assert load("lu:2").notation() == LU2
     assert load("lu:2@五禮通考").edition == "wuli-tongkao"
+
+
+def test_a_file_keeps_its_full_width_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "筆記：二.txt").write_text("魯鼓○□半○□\n", encoding="utf-8")
+    (tmp_path / "口述.txt").write_text("魯鼓○□半□□\n", encoding="utf-8")
+    assert load("lu@筆記：二.txt").notation() == "○□半○□"
+    assert load("lu@口述.txt").notation() == "○□半□□"        # a glyph after @: a file, not typed
+    assert as_typed("lu：1＠筆記：二.txt～一本") == "lu:1@筆記：二.txt~一本"

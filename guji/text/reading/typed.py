@@ -16,17 +16,21 @@ from typing import Callable
 from ...i18n import _
 from ...errors import NotationError
 from .encoding import read_text
-from .notation import HALF, ROUND_GLYPHS, SQUARE_GLYPHS, Pattern, Tradition
+from .notation import ROUND_GLYPHS, SQUARE_GLYPHS, Pattern, Tradition
 from .parser import parse
 
-#: The characters that make an id a typed pattern: no id holds them.
-_STROKES = frozenset((*ROUND_GLYPHS, *SQUARE_GLYPHS, HALF))
+#: The characters that make an id a typed pattern: no SCORE or DIAGRAM holds them.
+_STROKES = frozenset((*ROUND_GLYPHS, *SQUARE_GLYPHS))
 
 
 def is_typed(text: str) -> bool:
-    """Whether *text*, given as an id, is a pattern typed out (it holds a
-    drum glyph or 半, and names no file that is there)."""
-    return any(ch in _STROKES for ch in text) and not os.path.exists(text)
+    """Whether *text*, given as an id, is a pattern typed out: it holds a drum
+    glyph before any ``@`` (``lu@口述.txt`` names a file) and names no file
+    that is there."""
+    first = next((i for i, ch in enumerate(text) if ch in _STROKES), None)
+    if first is None or "@" in text[:first] or "＠" in text[:first]:
+        return False
+    return not os.path.exists(text)
 
 
 def read_typed(text: str, score: str | None, said: Callable[[str], None]) -> Pattern:

@@ -17,6 +17,7 @@ this module makes what a Chinese input method gives into that form first
 from __future__ import annotations
 
 import difflib
+import os
 import re
 
 #: Full-width forms an input method types, as the id's ASCII.
@@ -50,7 +51,9 @@ def as_typed(text: str) -> str:
     pattern name before ``@``/``:``/``~`` as ``SCORE:DIAGRAM``
     (``魯鼓後圖@五禮通考`` → ``lu:2@五禮通考``). The edition part is kept as typed
     (a file's name is the file's): :func:`edition_named` reads titles."""
-    text = text.translate(_FULL_WIDTH)
+    at = re.search("[@＠]", text)
+    head, source = (text[:at.start()], "@" + text[at.end():]) if at else (text, "")
+    text = head.translate(_FULL_WIDTH) + _source_as_typed(source)
     match = re.match(r"([^:@~]*)(.*)", text, re.S)
     head, rest = match.group(1), match.group(2)
     named = _chinese_name(head)
@@ -60,6 +63,19 @@ def as_typed(text: str) -> str:
     if diagram is None or rest.startswith(":"):
         return score + rest
     return f"{score}:{diagram}{rest}"
+
+
+def _source_as_typed(source: str) -> str:
+    """``@EDITION[~WITNESS]`` with full-width forms in ASCII, but a file's name
+    as it is: an existing file (``@筆記：二.txt``) keeps its own, and so does
+    one before a full-width ``～``."""
+    path = source[1:]
+    if not path or os.path.exists(path):
+        return source
+    before, tilde, witness = path.rpartition("～")
+    if tilde and os.path.exists(before):
+        return f"@{before}~{witness}"
+    return source.translate(_FULL_WIDTH)
 
 
 def _chinese_name(head: str) -> tuple[str, int | None] | None:

@@ -175,3 +175,11 @@ def test_a_file_keeps_its_full_width_name(tmp_path, monkeypatch):
     assert load("lu@筆記：二.txt").notation() == "○□半○□"
     assert load("lu@口述.txt").notation() == "○□半□□"        # a glyph after @: a file, not typed
     assert as_typed("lu：1＠筆記：二.txt～一本") == "lu:1@筆記：二.txt~一本"
+
+
+def test_a_witness_named_in_part_is_suggested(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.txt").write_text("魯鼓○□○(一本作□)半○□\n", encoding="utf-8")
+    with pytest.raises(UsageError) as e:
+        load("lu@w.txt~一")
+    assert "did you mean '一本'?" in str(e.value)

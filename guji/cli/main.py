@@ -113,7 +113,9 @@ def build_parser(argv: list[str] | None = None) -> ArgumentParser:
         prog="guji",
         description=_("Hear, export and compare the 投壺 drum scores (魯鼓, 薛鼓) of the 禮記."),
         epilog=_("Pattern ids: SCORE[:DIAGRAM][@EDITION], e.g. lu, xue:2, lu:1@wuli-tongkao, "
-                 "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options."))
+                 "lu:2@mynotes.txt, 魯鼓後圖@五禮通考; or a pattern typed out "
+                 "('○□○○□□○□○○□半…', --score lu|xue). Run 'guji COMMAND --help' for a "
+                 "command's options."))
     parser.add_argument("--version", action="version", version=f"guji {__version__}",
                         help=_("show guji's version and exit"))
     parser.add_argument("--lang", metavar="LANGUAGE",

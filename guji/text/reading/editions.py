@@ -257,7 +257,8 @@ def _witness_of(found: Pattern, pid: PatternId, pattern_id: str) -> Pattern:
     unread = (f"; {len(found.unread)} note{'s' if len(found.unread) > 1 else ''} with strokes "
               f"not read (first at {found.unread[0].location}: guji scan shows why)"
               if found.unread else "")
-    raise UsageError(_('{pattern_id}: the notes of {id} give no reading of {value} (witnesses read there: {value2}){unread}').format(pattern_id=pattern_id, id=found.id, value=_q(pid.witness), value2=named or 'none', unread=unread))
+    raise UsageError(_('{pattern_id}: the notes of {id} give no reading of {value} (witnesses read there: {value2}){unread}').format(pattern_id=pattern_id, id=found.id, value=_q(pid.witness), value2=named or 'none', unread=unread)
+                     + _meant(pid.witness, [v.witness for v in found.variants]))
 
 
 def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",

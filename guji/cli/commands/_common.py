@@ -87,8 +87,10 @@ def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
 
 
 def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
-    """One id: a reading of an MEI edition (``lu:1@edition.mei~SOURCE``:
-    :mod:`guji.edition.read`), else a pattern of an edition or a text file."""
+    """One id: a pattern typed out or a file of one pattern given alone (named
+    by ``--score``: :mod:`guji.text.reading.typed`), a reading of an MEI
+    edition (``lu:1@edition.mei~SOURCE``: :mod:`guji.edition.read`), else a
+    pattern of an edition or a text file (``-``: standard input)."""
     from ...text.reading.editions import PatternId, load     # here: guji --help reads no catalog
     from ...text.reading import typed
     score = getattr(args, "score", None)

@@ -45,6 +45,19 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, _("{prog}: error: {message} (see '{prog} --help')").format(
             prog=self.prog, message=message) + "\n")
 
+    def _check_value(self, action, value):  # type: ignore[override]
+        """argparse's check of a choice, with the choices *value* may have been
+        meant as (``guji shw``: did you mean show?), on every Python."""
+        choices = action.choices
+        if choices is None or value in choices or not isinstance(value, str):
+            return super()._check_value(action, value)
+        from ..text.reading.typing_ids import close_names
+        close = close_names(value, [str(c) for c in choices])
+        if not close:
+            return super()._check_value(action, value)
+        raise argparse.ArgumentError(action, _("invalid choice: {value} (did you mean {names}?)").format(
+            value=repr(value), names=_(" or ").join(close)))
+
 
 class CommandParser(ArgumentParser):
     """A subcommand's parser: options anywhere on the line, among the pattern
@@ -100,7 +113,9 @@ def build_parser(argv: list[str] | None = None) -> ArgumentParser:
         prog="guji",
         description=_("Hear, export and compare the 投壺 drum scores (魯鼓, 薛鼓) of the 禮記."),
         epilog=_("Pattern ids: SCORE[:DIAGRAM][@EDITION], e.g. lu, xue:2, lu:1@wuli-tongkao, "
-                 "lu:2@mynotes.txt. Run 'guji COMMAND --help' for a command's options."))
+                 "lu:2@mynotes.txt, 魯鼓後圖@五禮通考; or a pattern typed out "
+                 "('○□○○□□○□○○□半…', --score lu|xue). Run 'guji COMMAND --help' for a "
+                 "command's options."))
     parser.add_argument("--version", action="version", version=f"guji {__version__}",
                         help=_("show guji's version and exit"))
     parser.add_argument("--lang", metavar="LANGUAGE",

@@ -41,6 +41,11 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                         help=_("where score labels stand relative to their patterns in text "
                              "files: 'after' (first diagram), 'before' (second), or 'auto' "
                              "(decided from each diagram's structure; default)"))
+    parser.add_argument("--score", choices=("lu", "xue"),
+                        help=_("the score (lu: 魯鼓, xue: 薛鼓) of a pattern typed as the id "
+                               "('○□○○□□○□○○□半…') or of a file given as the id that is one "
+                               "pattern with no score name beside it (default: its label, "
+                               "else 魯鼓, said)"))
     add_force_option(parser)
 
 
@@ -82,9 +87,17 @@ def load_patterns(ids: list[str], args: argparse.Namespace) -> list[Pattern]:
 
 
 def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
-    """One id: a reading of an MEI edition (``lu:1@edition.mei~SOURCE``:
-    :mod:`guji.edition.read`), else a pattern of an edition or a text file."""
+    """One id: a pattern typed out or a file of one pattern given alone (named
+    by ``--score``: :mod:`guji.text.reading.typed`), a reading of an MEI
+    edition (``lu:1@edition.mei~SOURCE``: :mod:`guji.edition.read`), else a
+    pattern of an edition or a text file (``-``: standard input)."""
     from ...text.reading.editions import PatternId, load     # here: guji --help reads no catalog
+    from ...text.reading import typed
+    score = getattr(args, "score", None)
+    if typed.is_typed(pattern_id):
+        return typed.read_typed(pattern_id, score, _said)
+    if _one_file(pattern_id):
+        return typed.read_file(pattern_id, score, _said, getattr(args, "encoding", None))
     pid = PatternId.parse(pattern_id)
     if pid.is_file:          # the MEI reader (XML, the collation) only for a file's id
         from ...edition.read import is_mei, load_mei
@@ -92,6 +105,24 @@ def _load_one(pattern_id: str, args: argparse.Namespace, warn) -> Pattern:
             return load_mei(pattern_id)
     return load(pattern_id, encoding=getattr(args, "encoding", None),
                 labels=getattr(args, "labels", "auto"), warn=warn)
+
+
+def _one_file(pattern_id: str) -> bool:
+    """Whether *pattern_id* is a file given alone (``nolabel.txt``, ``-``), read
+    as one pattern: not an id, and there."""
+    from ...text.reading.editions import PatternId
+    if pattern_id != "-" and not os.path.isfile(pattern_id):
+        return False
+    try:
+        PatternId.parse(pattern_id)
+    except UsageError:
+        return True
+    return False
+
+
+def _said(line: str) -> None:
+    """One line on stderr, from guji."""
+    print(_("guji: {message}").format(message=line), file=sys.stderr)
 
 
 def checked(check: Callable, convert: Callable = float, what: str = N_("a number")) -> Callable:

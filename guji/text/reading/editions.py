@@ -2,11 +2,16 @@
 
 An id names one pattern: ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``.
 
-* SCORE: ``lu``, ``魯`` or ``鲁`` (魯鼓); ``xue`` or ``薛`` (薛鼓).
+* SCORE: ``lu``, ``魯`` or ``鲁`` (魯鼓); ``xue`` or ``薛`` (薛鼓). A pattern's
+  Chinese name stands for SCORE:DIAGRAM: ``魯鼓後圖`` (``鲁鼓后图``, ``魯鼓二``) is
+  ``lu:2``, ``薛鼓前圖`` is ``xue:1``.
 * DIAGRAM: 1 or 2 (default 1): the first or second diagram of the chapter.
 * EDITION: a shipped edition's slug (``guji list`` shows them; default
-  the 禮記正義, ``liji-zhengyi``) or the path of a text file, which is
-  then scanned.
+  the 禮記正義, ``liji-zhengyi``), its title in either script (``五禮通考``,
+  ``五礼通考``), a prefix of one slug only (``wuli``), or the path of a text
+  file, which is then scanned (``-``: standard input).
+* Full-width ``：＠～`` and digits, as a Chinese input method types them, are
+  ``:@~`` and digits (:mod:`guji.text.reading.typing_ids`).
 * WITNESS: another witness's reading given in the text's variant notes
   (``(一本作○)``: :mod:`guji.text.apparatus.witnesses`), named as the note names it:
   ``~一本``, ``~宋本``. The witness is what follows the last ``~``, unless that
@@ -34,6 +39,7 @@ from .notation import Pattern, Tradition
 from .parser import Notice, ScanResult
 from .scan import scan
 from .encoding import read_text
+from .typing_ids import as_typed, close_names, edition_named
 
 try:  # Python 3.11+
     import tomllib
@@ -170,7 +176,7 @@ class PatternId:
     def parse(cls, text: str) -> "PatternId":
         """Parse ``SCORE[:DIAGRAM][@EDITION][~WITNESS]``; :class:`UsageError` if malformed."""
         raw = text
-        text, witness = _witness_part(text)
+        text, witness = _witness_part(as_typed(text))
         if witness == "":
             raise UsageError(_("bad id {value}: nothing after '~' (a witness of the text's notes, e.g. ~一本)").format(value=_q(raw)))
         pid = cls._parse(text, raw)
@@ -190,18 +196,37 @@ class PatternId:
             if d not in ("1", "2"):
                 raise UsageError(_('bad id {value}: the diagram is 1 or 2, not {value2}').format(value=_q(raw), value2=_q(d)))
             diagram = int(d)
-        try:
-            tradition = Tradition.from_name(text)
-        except ValueError:
-            raise UsageError(_('bad id {value}: the score is lu (魯) or xue (薛), not {value2}; ids look like lu, xue:2, lu:1@wuli-tongkao').format(value=_q(raw), value2=_q(text))) from None
+        tradition = _score(text, raw)
         if source is None:
             return cls(tradition, diagram, default_edition(), False)
-        slugs = {e.slug for e in editions()}
-        if source in slugs:
+        titles = {e.slug: e.title for e in editions()}
+        if source in titles:
             return cls(tradition, diagram, source, False)
-        if os.path.exists(source) or os.sep in source or "." in source:
+        if source == "-" or os.path.exists(source) or os.sep in source or "." in source:
             return cls(tradition, diagram, source, True)
-        raise UsageError(_('bad id {value}: {value2} is neither a shipped edition ({value3}) nor an existing file').format(value=_q(raw), value2=_q(source), value3=', '.join(sorted(slugs))))
+        slug = edition_named(source, titles)
+        if slug is not None:
+            return cls(tradition, diagram, slug, False)
+        raise UsageError(_('bad id {value}: {value2} is neither a shipped edition ({value3}) nor an existing file').format(value=_q(raw), value2=_q(source), value3=', '.join(sorted(titles))) + _meant(source, [*titles, *titles.values()]))
+
+
+def _score(text: str, raw: str) -> Tradition:
+    """The score *text* names; :class:`UsageError` (with the names it may have
+    been meant as) if none (*raw*: the whole id, for the error)."""
+    try:
+        return Tradition.from_name(text)
+    except ValueError:
+        pass
+    names = ["lu", "xue", "魯鼓", "薛鼓"]
+    raise UsageError(_('bad id {value}: the score is lu (魯) or xue (薛), not {value2}; ids look like lu, xue:2, lu:1@wuli-tongkao').format(value=_q(raw), value2=_q(text)) + _meant(text.lower(), names))
+
+
+def _meant(typed: str, names: list[str]) -> str:
+    """`` (did you mean 'x'?)`` for the names *typed* may have been meant as; empty if none."""
+    close = close_names(typed, names)
+    if not close:
+        return ""
+    return _(" (did you mean {names}?)").format(names=_(" or ").join(_q(n) for n in close))
 
 
 def _witness_part(text: str) -> tuple[str, str | None]:
@@ -232,7 +257,8 @@ def _witness_of(found: Pattern, pid: PatternId, pattern_id: str) -> Pattern:
     unread = (f"; {len(found.unread)} note{'s' if len(found.unread) > 1 else ''} with strokes "
               f"not read (first at {found.unread[0].location}: guji scan shows why)"
               if found.unread else "")
-    raise UsageError(_('{pattern_id}: the notes of {id} give no reading of {value} (witnesses read there: {value2}){unread}').format(pattern_id=pattern_id, id=found.id, value=_q(pid.witness), value2=named or 'none', unread=unread))
+    raise UsageError(_('{pattern_id}: the notes of {id} give no reading of {value} (witnesses read there: {value2}){unread}').format(pattern_id=pattern_id, id=found.id, value=_q(pid.witness), value2=named or 'none', unread=unread)
+                     + _meant(pid.witness, [v.witness for v in found.variants]))
 
 
 def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",

@@ -181,8 +181,9 @@ def _attach_chain(chain: list[tuple[str, object]], mode: LabelMode, heading: boo
     out = []
     for seg, label in reading:
         if label is None:
-            notice(_("pattern with no score name (魯鼓 or 薛鼓) beside it: skipped; "
-                     "use parse() or --labels to name it"), seg.first.offset)
+            notice(_("pattern with no score name (魯鼓 or 薛鼓) beside it: skipped; write "
+                     "魯鼓 or 薛鼓 beside it, or give a file of this one pattern as the id "
+                     "with --score lu or --score xue"), seg.first.offset)
         else:
             out.append((seg, label))
     return out

@@ -17,6 +17,7 @@ import pytest
 from guji.cli.main import main
 from guji.errors import UsageError
 from guji.midi import PAD_SECONDS, build_midi
+from guji.midi.gm import DEFAULT_VELOCITIES
 from guji.sheet import (Instruments, Measure, Note, Sheet, Staff, sheet_of, to_lilypond,
                         to_musicxml, to_mxl, write_sheet)
 from guji.sheet.fold import Run, runs
@@ -234,6 +235,9 @@ def test_music21_reads_every_stroke_in_order_unpitched_without_tuplets(name):
         assert [places[(n.displayStep, n.displayOctave)] for n in notes] == \
             [n.voice for n in written]
         assert [n.lyric or "" for n in notes] == [n.glyph for n in written]
+        # each note as loud as guji midi plays it: 鼓 112, 鼙 80, the click 72
+        assert [n.volume.velocity for n in notes] == \
+            [DEFAULT_VELOCITIES[n.voice] for n in written]
         # the repeats played out: what every part on this staff plays, in order
         out = [places[(n.displayStep, n.displayOctave)]
                for n in m21.expandRepeats().recurse().notes]

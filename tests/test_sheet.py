@@ -177,6 +177,18 @@ def test_title_subtitle_and_credits_say_what_and_where_from():
     assert sheet_of(layout(["lu"]), title="貍首").title == "貍首"
 
 
+@pytest.mark.parametrize("ids", [["lu"], ["lu", "xue"]])
+def test_every_sheet_has_the_drum_key_printed(ids):
+    """One pattern or several, the page says which glyph and which note is
+    which drum: in MusicXML's printed credit and in LilyPond's text."""
+    sheet = sheet_of(layout(ids))
+    key = "Key: ○ 鼙 (pi, small drum), the upper note; □ 鼓 (gu, big drum), the lower note"
+    assert key in sheet.credits
+    printed = ET.fromstring(to_musicxml(sheet).split("\n", 2)[2])
+    assert any(key in (w.text or "") for w in printed.iter("credit-words"))
+    assert f'"{key}"' in to_lilypond(sheet)
+
+
 def test_sheets_are_refused_where_there_is_no_grid():
     lu = load("lu")
     with pytest.raises(UsageError, match="one grid"):

@@ -6,8 +6,9 @@
   passes, the count-in, a drum left out;
 * :func:`credits_of` — two lines per pattern: its name and id, the edition
   (title in Chinese and English) or the user's file; where its strokes and
-  its 半 stand in the edition's digitised text, or in the file; and a last line
-  on the grid and the bars.
+  its 半 stand in the edition's digitised text, or in the file; the key to
+  the drums (:func:`drum_key`, on every sheet, one pattern or several); and a
+  last line on the grid and the bars.
 
 The words are in the chosen language (:mod:`guji.page_words`: what a reader
 sees); the names programs match on — part names, instrument names, ids —
@@ -68,7 +69,8 @@ def _minus_one(parts: tuple[Part, ...]) -> list[str]:
 
 def credits_of(performance: Performance) -> tuple[str, ...]:
     """Two lines per distinct pattern saying where its strokes come from
-    (:func:`source_of`), and a last one on the grid and the bars."""
+    (:func:`source_of`), the key to the drums (:func:`drum_key`), and a last
+    one on the grid and the bars."""
     lines = []
     seen = set()
     for part in performance.parts:
@@ -79,9 +81,16 @@ def credits_of(performance: Performance) -> tuple[str, ...]:
         edition_line, position = source_of(pattern)
         lines.append(escape_controls(f"{part.name} ({pattern.id}): {edition_line}"))
         lines.append(escape_controls(position))
+    lines.append(drum_key())
     lines.append(_("間若一: every stroke one beat on one even grid; bars are the sections "
                    "(count-in, each pass, 半); guji"))
     return tuple(lines)
+
+
+def drum_key() -> str:
+    """The key to the drums, on every sheet: which glyph and which place on
+    the staff is which drum (○ 鼙 the upper note, □ 鼓 the lower)."""
+    return _("Key: ○ 鼙 (pi, small drum), the upper note; □ 鼓 (gu, big drum), the lower note")
 
 
 def source_of(pattern: Pattern) -> tuple[str, str]:

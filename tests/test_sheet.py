@@ -189,6 +189,21 @@ def test_every_sheet_has_the_drum_key_printed(ids):
     assert f'"{key}"' in to_lilypond(sheet)
 
 
+def test_the_sheet_credits_guji_once_as_the_mei_does():
+    """guji is credited once on the page, ``guji VERSION`` as the MEI
+    edition's ``<respStmt>`` names it (no LilyPond tagline besides)."""
+    from guji import __version__
+    sheet = sheet_of(layout(["lu"]))
+    maker = f"guji {__version__}"
+    assert sum(line.count("guji") for line in sheet.credits) == 1
+    assert sheet.credits[-1].endswith(maker)
+    ly = to_lilypond(sheet)
+    printed = [line for line in ly.splitlines() if '"' in line and "guji" in line]
+    assert len(printed) == 1 and maker in printed[0] and "tagline = ##f" in ly
+    credit = ET.fromstring(to_musicxml(sheet).split("\n", 2)[2])
+    assert sum((w.text or "").count("guji") for w in credit.iter("credit-words")) == 1
+
+
 def test_sheets_are_refused_where_there_is_no_grid():
     lu = load("lu")
     with pytest.raises(UsageError, match="one grid"):

@@ -100,7 +100,7 @@ def _head(sheet: Sheet, paper: str) -> list[str]:
            f"  title = \\markup \\medium {ly_string(sheet.title)}"]
     if sheet.subtitle:
         out.append(f"  subtitle = \\markup \\medium {ly_string(sheet.subtitle)}")
-    out += ['  tagline = "guji"', "}"]
+    out += ["  tagline = ##f", "}"]     # the credit to guji ends the credits
     if sheet.credits:
         out.append("\\markup \\small \\column {")
         out += [f"  \\wordwrap-string {ly_string(line)}" for line in sheet.credits]

@@ -20,6 +20,7 @@ file name may hold control characters, which XML cannot carry.
 
 from __future__ import annotations
 
+from .. import __version__
 from ..errors import UsageError, escape_controls
 from ..page_words import _, is_chinese, ngettext
 from ..text.reading.editions import edition
@@ -70,7 +71,9 @@ def _minus_one(parts: tuple[Part, ...]) -> list[str]:
 def credits_of(performance: Performance) -> tuple[str, ...]:
     """Two lines per distinct pattern saying where its strokes come from
     (:func:`source_of`), the key to the drums (:func:`drum_key`), and a last
-    one on the grid and the bars."""
+    one on the grid and the bars, ending with the sheet's one credit to its
+    maker, ``guji 0.1.0``: the name and version the MEI edition's
+    ``<respStmt>`` gives."""
     lines = []
     seen = set()
     for part in performance.parts:
@@ -83,7 +86,7 @@ def credits_of(performance: Performance) -> tuple[str, ...]:
         lines.append(escape_controls(position))
     lines.append(drum_key())
     lines.append(_("間若一: every stroke one beat on one even grid; bars are the sections "
-                   "(count-in, each pass, 半); guji"))
+                   "(count-in, each pass, 半); guji") + " " + __version__)
     return tuple(lines)
 
 

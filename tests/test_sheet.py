@@ -204,6 +204,24 @@ def test_the_sheet_credits_guji_once_as_the_mei_does():
     assert sum((w.text or "").count("guji") for w in credit.iter("credit-words")) == 1
 
 
+def test_a_long_title_is_set_in_lines_that_fit_and_kept_whole_in_the_metadata():
+    """Four patterns' names run past the page in one line (42.5 ems at 20 pt,
+    24 fit): the printed title is in lines of at most 24 ems, the full title
+    in MusicXML's ``<work-title>`` and LilyPond's ``pdftitle``."""
+    from guji.sheet.layout import TITLE_EMS, ems
+    sheet = sheet_of(layout(["lu:1", "xue:1", "lu:2@lijing-benyi", "xue:2@wuli-tongkao"]))
+    assert ems(sheet.title) > 1.5 * TITLE_EMS
+    root = ET.fromstring(to_musicxml(sheet).split("\n", 2)[2])
+    (title,) = [c.find("credit-words").text for c in root.iter("credit")
+                if c.findtext("credit-type") == "title"]
+    lines = title.split("\n")
+    assert len(lines) > 1 and all(ems(line) <= TITLE_EMS for line in lines)
+    assert " · ".join(lines) == sheet.title == root.findtext("work/work-title")
+    ly = to_lilypond(sheet)
+    assert f'pdftitle = "{sheet.title}"' in ly
+    assert "\\center-column { " + " ".join(f'"{line}"' for line in lines) + " }" in ly
+
+
 def test_sheets_are_refused_where_there_is_no_grid():
     lu = load("lu")
     with pytest.raises(UsageError, match="one grid"):

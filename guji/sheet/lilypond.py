@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..i18n import _
 from ..errors import UsageError, encodable
 from ..timing.performance import Voice
-from .layout import HALF_SPACES, bpm_text, check_glyphs, repeat_text, time_changes
+from .layout import HALF_SPACES, bpm_text, check_glyphs, repeat_text, time_changes, title_lines
 from .model import Measure, Note, Sheet
 from .musicxml import CJK_SERIF
 
@@ -91,13 +91,16 @@ def to_lilypond(sheet: Sheet, *, glyphs: str = "above", paper: str = "a4") -> st
 
 
 def _head(sheet: Sheet, paper: str) -> list[str]:
-    """Paper, fonts, the title and subtitle, and the credits as a wrapped column."""
+    """Paper, fonts, the title (in lines that fit the page, whole in the PDF's
+    metadata) and subtitle, and the credits as a wrapped column."""
     out = ['\\version "2.24.0"', "% written by guji", f"#(set-default-paper-size {ly_string(paper)})",
            "\\paper {",
            f"  #(define fonts (set-global-fonts #:roman {ly_string(CJK_SERIF)} "
            f"#:sans {ly_string(CJK_SERIF)}",
            "     #:factor (/ staff-height pt 20)))", "}", "\\header {",
-           f"  title = \\markup \\medium {ly_string(sheet.title)}"]
+           "  title = \\markup \\medium \\center-column { "
+           + " ".join(ly_string(line) for line in title_lines(sheet.title)) + " }",
+           f"  pdftitle = {ly_string(sheet.title)}"]
     if sheet.subtitle:
         out.append(f"  subtitle = \\markup \\medium {ly_string(sheet.subtitle)}")
     out += ["  tagline = ##f", "}"]     # the credit to guji ends the credits

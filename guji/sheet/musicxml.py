@@ -38,7 +38,8 @@ from .. import __version__
 from ..errors import xml_text
 from ..midi.gm import DEFAULT_VELOCITIES
 from ..timing.performance import Voice
-from .layout import HEADS, POSITIONS, bpm_text, check_glyphs, repeat_text, time_changes
+from .layout import (HEADS, POSITIONS, bpm_text, check_glyphs, repeat_text, time_changes,
+                     title_lines)
 from .model import Measure, Sheet
 
 DOCTYPE = ('<!DOCTYPE score-partwise PUBLIC "-//Recordare//DTD MusicXML 4.0 Partwise//EN" '
@@ -56,6 +57,9 @@ _MM_PER_STAFF = 7.0
 PAGE_WIDTH = round(210 / _MM_PER_STAFF * 40)      # 1200
 PAGE_HEIGHT = round(297 / _MM_PER_STAFF * 40)     # 1697
 MARGIN = 85
+
+#: The height of a line of the title (20 pt), in tenths.
+_TITLE_LINE = 30
 
 _BAR_STYLES = {"double": "light-light", "final": "light-heavy", "repeat-end": "light-heavy"}
 
@@ -142,14 +146,16 @@ def _header(root: ET.Element, sheet: Sheet) -> None:
     _sub(system_margins, "left-margin", "0")
     _sub(system_margins, "right-margin", "0")
     _sub(system, "system-distance", "110")
-    _sub(system, "top-system-distance", str(170 + 18 * len(sheet.credits)))
+    _sub(system, "top-system-distance", str(170 + 18 * len(sheet.credits)
+                                            + _TITLE_LINE * (len(title_lines(sheet.title)) - 1)))
     _sub(defaults, "word-font", font_family=f"{CJK_SERIF},serif", font_size="10")
     _sub(defaults, "lyric-font", font_family=f"{CJK_SERIF},serif", font_size="11")
 
 
 def _credits(root: ET.Element, sheet: Sheet) -> None:
     """Title and subtitle centred at the top of page 1, the sources at the left
-    under them.
+    under them. A title wider than the page is set in lines
+    (:func:`~guji.sheet.layout.title_lines`; ``<work-title>`` has it whole).
 
     The subtitle is a second run of the title's credit, and the sources one
     credit of several lines standing on its ``default-y`` (``valign`` bottom):
@@ -158,14 +164,16 @@ def _credits(root: ET.Element, sheet: Sheet) -> None:
     """
     credit = _sub(root, "credit", page="1")
     _sub(credit, "credit-type", "title")
-    _sub(credit, "credit-words", sheet.title, default_x=PAGE_WIDTH // 2,
+    title = title_lines(sheet.title)
+    _sub(credit, "credit-words", "\n".join(title), default_x=PAGE_WIDTH // 2,
          default_y=PAGE_HEIGHT - MARGIN, justify="center", valign="top", font_size="20")
     if sheet.subtitle:
         _sub(credit, "credit-words", "\n" + sheet.subtitle, font_size="12")
     if sheet.credits:
         credit = _sub(root, "credit", page="1")
         # under the title (20 pt) and subtitle (12 pt), lines of 8 pt: 20 tenths each
-        bottom = PAGE_HEIGHT - MARGIN - (80 if sheet.subtitle else 55) - 20 * len(sheet.credits)
+        bottom = (PAGE_HEIGHT - MARGIN - (80 if sheet.subtitle else 55) - 20 * len(sheet.credits)
+                  - _TITLE_LINE * (len(title) - 1))
         _sub(credit, "credit-words", "\n".join(sheet.credits), default_x=MARGIN,
              default_y=bottom, justify="left", valign="bottom", font_size="8")
 

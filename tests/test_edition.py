@@ -313,3 +313,25 @@ def test_play_plays_an_edition_reading_on_a_real_stream(notes_folder, tmp_path, 
     reading = collation[0]["readings"]["wuli-tongkao"]
     assert [p["drum"] for p in played] == [s["drum"] for s in reading["locus"]["strokes"]]
     assert {p["part"] for p in played} == {"魯鼓 1 edition.mei~wuli-tongkao"}
+
+
+def test_music21_reads_each_drum_at_its_place_and_velocity_is_guji_midis(folder):
+    """Every note has its drum's written pitch (``pname``/``oct``: C5 鼙, F4
+    鼓, the places of ``loc``) and guji midi's velocity (``vel``: 鼓 112, 鼙
+    80): music21, which places notes by pitch only, reads the two drums apart
+    (without them every note is C4). music21 reads the first ``<mdiv>`` and
+    skips ``<app>``: its notes are that mdiv's notes outside the apparatus."""
+    import music21
+    root = mei_tree(folder)
+    first = root.find(".//m:mdiv/m:score/..", NS)
+    in_app = {id(n) for app in first.iter(f"{{{NS['m']}}}app")
+              for n in app.iter(f"{{{NS['m']}}}note")}
+    expected = []
+    for note in first.iter(f"{{{NS['m']}}}note"):
+        drum = KEYS[int(note.get("pnum"))]
+        assert note.get("vel") == {"鼓": "112", "鼙": "80"}[drum]
+        if id(note) not in in_app:
+            expected.append({"鼙": "C5", "鼓": "F4"}[drum])
+    score = music21.converter.parse((folder[0] / "edition.mei").read_text(encoding="utf-8"),
+                                    format="mei")
+    assert [n.nameWithOctave for n in score.parts[0].recurse().notes] == expected

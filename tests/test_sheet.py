@@ -17,6 +17,7 @@ import pytest
 from guji.cli.main import main
 from guji.errors import UsageError
 from guji.midi import PAD_SECONDS, build_midi
+from guji.midi.gm import DEFAULT_VELOCITIES
 from guji.sheet import (Instruments, Measure, Note, Sheet, Staff, sheet_of, to_lilypond,
                         to_musicxml, to_mxl, write_sheet)
 from guji.sheet.fold import Run, runs
@@ -176,6 +177,51 @@ def test_title_subtitle_and_credits_say_what_and_where_from():
     assert sheet_of(layout(["lu"]), title="貍首").title == "貍首"
 
 
+@pytest.mark.parametrize("ids", [["lu"], ["lu", "xue"]])
+def test_every_sheet_has_the_drum_key_printed(ids):
+    """One pattern or several, the page says which glyph and which note is
+    which drum: in MusicXML's printed credit and in LilyPond's text."""
+    sheet = sheet_of(layout(ids))
+    key = "Key: ○ 鼙 (pi, small drum), the upper note; □ 鼓 (gu, big drum), the lower note"
+    assert key in sheet.credits
+    printed = ET.fromstring(to_musicxml(sheet).split("\n", 2)[2])
+    assert any(key in (w.text or "") for w in printed.iter("credit-words"))
+    assert f'"{key}"' in to_lilypond(sheet)
+
+
+def test_the_sheet_credits_guji_once_as_the_mei_does():
+    """guji is credited once on the page, ``guji VERSION`` as the MEI
+    edition's ``<respStmt>`` names it (no LilyPond tagline besides)."""
+    from guji import __version__
+    sheet = sheet_of(layout(["lu"]))
+    maker = f"guji {__version__}"
+    assert sum(line.count("guji") for line in sheet.credits) == 1
+    assert sheet.credits[-1].endswith(maker)
+    ly = to_lilypond(sheet)
+    printed = [line for line in ly.splitlines() if '"' in line and "guji" in line]
+    assert len(printed) == 1 and maker in printed[0] and "tagline = ##f" in ly
+    credit = ET.fromstring(to_musicxml(sheet).split("\n", 2)[2])
+    assert sum((w.text or "").count("guji") for w in credit.iter("credit-words")) == 1
+
+
+def test_a_long_title_is_set_in_lines_that_fit_and_kept_whole_in_the_metadata():
+    """Four patterns' names run past the page in one line (42.5 ems at 20 pt,
+    24 fit): the printed title is in lines of at most 24 ems, the full title
+    in MusicXML's ``<work-title>`` and LilyPond's ``pdftitle``."""
+    from guji.sheet.layout import TITLE_EMS, ems
+    sheet = sheet_of(layout(["lu:1", "xue:1", "lu:2@lijing-benyi", "xue:2@wuli-tongkao"]))
+    assert ems(sheet.title) > 1.5 * TITLE_EMS
+    root = ET.fromstring(to_musicxml(sheet).split("\n", 2)[2])
+    (title,) = [c.find("credit-words").text for c in root.iter("credit")
+                if c.findtext("credit-type") == "title"]
+    lines = title.split("\n")
+    assert len(lines) > 1 and all(ems(line) <= TITLE_EMS for line in lines)
+    assert " · ".join(lines) == sheet.title == root.findtext("work/work-title")
+    ly = to_lilypond(sheet)
+    assert f'pdftitle = "{sheet.title}"' in ly
+    assert "\\center-column { " + " ".join(f'"{line}"' for line in lines) + " }" in ly
+
+
 def test_sheets_are_refused_where_there_is_no_grid():
     lu = load("lu")
     with pytest.raises(UsageError, match="one grid"):
@@ -234,6 +280,9 @@ def test_music21_reads_every_stroke_in_order_unpitched_without_tuplets(name):
         assert [places[(n.displayStep, n.displayOctave)] for n in notes] == \
             [n.voice for n in written]
         assert [n.lyric or "" for n in notes] == [n.glyph for n in written]
+        # each note as loud as guji midi plays it: 鼓 112, 鼙 80, the click 72
+        assert [n.volume.velocity for n in notes] == \
+            [DEFAULT_VELOCITIES[n.voice] for n in written]
         # the repeats played out: what every part on this staff plays, in order
         out = [places[(n.displayStep, n.displayOctave)]
                for n in m21.expandRepeats().recurse().notes]
@@ -328,7 +377,9 @@ def test_lilypond_source_holds_the_score():
     assert [t for t in ("\\time 4/4", "\\time 11/4", "\\time 12/4") if t in ly] == \
         ["\\time 4/4", "\\time 11/4", "\\time 12/4"]
     assert ly.count("mutehiconga4") == sum(s.glyph == "○" for s in pattern.strokes)
-    assert ly.count("lowfloortom4") == sum(s.glyph == "□" for s in pattern.strokes)
+    # 鼓 accented, louder than 鼙 (guji midi: 112 against 80)
+    assert ly.count("lowfloortom4->") == sum(s.glyph == "□" for s in pattern.strokes)
+    assert "mutehiconga4->" not in ly and "hiwoodblock4->" not in ly
     assert ly.count("hiwoodblock4") == 4
     assert ly.count("{") == ly.count("}")
     with pytest.raises(UsageError, match="35–81"):

@@ -194,3 +194,26 @@ def test_musescore_imports_the_midi_file_with_the_sheets_bars(tmp_path):
     played = [m.beats for m in sheet.played()]
     assert measures[:len(played)] == played
     assert measures[len(played):] in ([], [4])          # the ring bar, if kept
+
+
+@pytest.mark.tools          # MuseScore 3 (tools.mscore)
+def test_musescore_plays_the_big_drum_louder_than_the_small_one(tmp_path):
+    """guji's MIDI strikes 鼓 at 112 and 鼙 at 80: the MusicXML carries that
+    (each note's ``dynamics``, percent of 90), so MuseScore 3's MIDI of it
+    has every 鼓 stroke louder than every 鼙 stroke, at guji's velocities."""
+    import mido
+    from guji.midi.gm import DEFAULT_KEYS, DEFAULT_VELOCITIES
+    sheet = sheet_of(EXAMPLES["lu-xue-in-turn"]())
+    source = keep(tmp_path, "lu-xue.musicxml", to_musicxml(sheet))
+    out = tmp_path / "lu-xue-musescore.mid"
+    done = mscore(["-o", str(out), str(source)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    velocities: dict[int, set[int]] = {}
+    for msg in mido.MidiFile(out):
+        if msg.type == "note_on" and msg.velocity > 0:
+            velocities.setdefault(msg.note, set()).add(msg.velocity)
+    big = velocities[DEFAULT_KEYS[Voice.BIG]]
+    small = velocities[DEFAULT_KEYS[Voice.SMALL]]
+    assert min(big) > max(small), (big, small)
+    for voice, played in ((Voice.BIG, big), (Voice.SMALL, small)):
+        assert all(abs(v - DEFAULT_VELOCITIES[voice]) <= 2 for v in played), (voice, played)

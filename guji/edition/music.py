@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..midi.gm import DEFAULT_KEYS
+from ..midi.gm import DEFAULT_KEYS, DEFAULT_VELOCITIES
 from ..text.collation.collate import Collation
 from ..text.reading.notation import HALF, Drum
 from ..timing.performance import Voice
@@ -56,6 +56,9 @@ from .xml import MEI, clean, sub, xml_id
 #: Staff position (``loc``: 0 the bottom line) and voice of each drum, as
 #: ``guji sheet`` places them (C5 and F4 in a treble clef's places).
 PLACES = {Drum.SMALL: 5, Drum.BIG: 1}
+#: The same places as written pitch (``pname``, ``oct``): what readers that
+#: place notes by pitch, not ``loc``, take (music21 reads a note without them as C4).
+PITCHES = {Drum.SMALL: ("c", 5), Drum.BIG: ("f", 4)}
 VOICES = {Drum.SMALL: Voice.SMALL, Drum.BIG: Voice.BIG}
 #: The instrument names, Chinese first.
 NAMES = {Drum.SMALL: "鼙 pi (small drum)", Drum.BIG: "鼓 gu (big drum)"}
@@ -132,12 +135,18 @@ def _score_def(score_def: ET.Element, c: Collation, me: str) -> None:
 
 
 def _note(parent: ET.Element, cell, me: str, ident: str, lang: str) -> None:
-    """The stroke of a table *cell* (glyph, stroke) as an unpitched note with
-    its source glyph (in the language of its source's writing, *lang*)."""
+    """The stroke of a table *cell* (glyph, stroke) as a note on its drum's
+    staff place (``loc``, and ``pname``/``oct`` for readers that go by pitch),
+    with its General MIDI key (``pnum``) and ``guji midi``'s velocity
+    (``vel``: 鼓 112, 鼙 80), and its source glyph (in the language of its
+    source's writing, *lang*)."""
     stroke = cell[1]
     drum = stroke.drum
-    note = sub(parent, "note", **{xml_id(): ident, "dur": "4", "loc": str(PLACES[drum]),
-                                  "pnum": str(DEFAULT_KEYS[VOICES[drum]]), "stem.dir": "up",
+    pname, octave = PITCHES[drum]
+    note = sub(parent, "note", **{xml_id(): ident, "dur": "4", "pname": pname,
+                                  "oct": str(octave), "loc": str(PLACES[drum]),
+                                  "pnum": str(DEFAULT_KEYS[VOICES[drum]]),
+                                  "vel": str(DEFAULT_VELOCITIES[VOICES[drum]]), "stem.dir": "up",
                                   "instr": f"#{me}-{'pi' if drum is Drum.SMALL else 'gu'}"})
     sub(sub(note, "verse", n="1"), "syl", stroke.raw, lang=lang)
 

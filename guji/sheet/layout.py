@@ -74,3 +74,33 @@ def bpm_text(bpm: float) -> str:
 def repeat_text(times: int) -> str:
     """What the closing repeat sign says: ``×3``."""
     return f"×{times}"
+
+
+#: The widest title line, in ems of the title's size: a CJK character is one
+#: em, any other about half. At 20 pt on A4 within the margins, 24 ems fit.
+TITLE_EMS = 24.0
+
+
+def ems(text: str) -> float:
+    """About how wide *text* is, in ems (a CJK character 1, another 0.5)."""
+    return sum(1.0 if ord(ch) >= 0x2E80 else 0.5 for ch in text)
+
+
+def title_lines(title: str, width: float = TITLE_EMS) -> tuple[str, ...]:
+    """*title* in lines that fit the page: the names of a sheet's patterns
+    (joined by `` · ``) packed line by line, at most *width* ems a line; a
+    name wider than a line alone is cut there. The full title stays in the
+    file's metadata (MusicXML ``<work-title>``, LilyPond's ``pdftitle``)."""
+    lines: list[str] = []
+    for name in title.split(" · "):
+        joined = f"{lines[-1]} · {name}" if lines else name
+        if lines and ems(joined) <= width:
+            lines[-1] = joined
+            continue
+        while ems(name) > width:
+            cut = next(i for i in range(len(name), 0, -1) if ems(name[:i]) <= width)
+            lines.append(name[:cut].rstrip())
+            name = name[cut:].lstrip()
+        if name:
+            lines.append(name)
+    return tuple(lines) or (title,)

@@ -6,8 +6,9 @@
   passes, the count-in, a drum left out;
 * :func:`credits_of` — two lines per pattern: its name and id, the edition
   (title in Chinese and English) or the user's file; where its strokes and
-  its 半 stand in the edition's digitised text, or in the file; and a last line
-  on the grid and the bars.
+  its 半 stand in the edition's digitised text, or in the file; the key to
+  the drums (:func:`drum_key`, on every sheet, one pattern or several); and a
+  last line on the grid and the bars.
 
 The words are in the chosen language (:mod:`guji.page_words`: what a reader
 sees); the names programs match on — part names, instrument names, ids —
@@ -19,6 +20,7 @@ file name may hold control characters, which XML cannot carry.
 
 from __future__ import annotations
 
+from .. import __version__
 from ..errors import UsageError, escape_controls
 from ..page_words import _, is_chinese, ngettext
 from ..text.reading.editions import edition
@@ -68,7 +70,10 @@ def _minus_one(parts: tuple[Part, ...]) -> list[str]:
 
 def credits_of(performance: Performance) -> tuple[str, ...]:
     """Two lines per distinct pattern saying where its strokes come from
-    (:func:`source_of`), and a last one on the grid and the bars."""
+    (:func:`source_of`), the key to the drums (:func:`drum_key`), and a last
+    one on the grid and the bars, ending with the sheet's one credit to its
+    maker, ``guji 0.1.0``: the name and version the MEI edition's
+    ``<respStmt>`` gives."""
     lines = []
     seen = set()
     for part in performance.parts:
@@ -79,9 +84,16 @@ def credits_of(performance: Performance) -> tuple[str, ...]:
         edition_line, position = source_of(pattern)
         lines.append(escape_controls(f"{part.name} ({pattern.id}): {edition_line}"))
         lines.append(escape_controls(position))
+    lines.append(drum_key())
     lines.append(_("間若一: every stroke one beat on one even grid; bars are the sections "
-                   "(count-in, each pass, 半); guji"))
+                   "(count-in, each pass, 半); guji") + " " + __version__)
     return tuple(lines)
+
+
+def drum_key() -> str:
+    """The key to the drums, on every sheet: which glyph and which place on
+    the staff is which drum (○ 鼙 the upper note, □ 鼓 the lower)."""
+    return _("Key: ○ 鼙 (pi, small drum), the upper note; □ 鼓 (gu, big drum), the lower note")
 
 
 def source_of(pattern: Pattern) -> tuple[str, str]:

@@ -60,3 +60,31 @@ def test_a_file_named_twice_is_read_once_and_read_again_once_changed(tmp_path, m
     text.write_text(XUE + LU.replace("○□○○□□○○半", "□□○○□□○○半"), encoding="utf-8")
     assert editions.load(f"lu@{text}").notation() == "□□○○□□○○半○□○○□○○○○□○□○"
     assert len(reads) == 2
+
+
+def test_collate_reads_a_named_pipe_once(tmp_path):
+    # it read the file again for its digest: on a named pipe, waiting for a writer forever
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes on this system")
+    pipe = tmp_path / "in.txt"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_text(LU + XUE, encoding="utf-8"),
+                              daemon=True)
+    writer.start()
+    try:
+        r = subprocess.run([sys.executable, "-m", "guji", "collate", "in.txt", "--json"],
+                           cwd=tmp_path, capture_output=True, env=runner.environment(),
+                           stdin=subprocess.DEVNULL, timeout=60)
+    finally:
+        if writer.is_alive():
+            os.close(os.open(pipe, os.O_RDONLY | os.O_NONBLOCK))
+    assert r.returncode == 0, r.stderr.decode()
+    assert '"in"' in r.stdout.decode()
+
+
+def test_a_file_s_digest_is_of_its_bytes(tmp_path):
+    import hashlib
+    from guji.text.collation.corpus import file_text
+    text = tmp_path / "t.txt"
+    text.write_bytes(b"\xef\xbb\xbf" + (LU + XUE).encode())
+    assert file_text(str(text)).sha256 == hashlib.sha256(text.read_bytes()).hexdigest()

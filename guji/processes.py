@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from .stops import SIGNALS as _STOP_SIGNALS
+from .stops import SIGNALS as _STOP_SIGNALS, taken
 
 
 def run(cmd: list[str], *, timeout: float, cwd=None, env=None
@@ -95,8 +95,9 @@ def worker_pool(jobs: int) -> Iterator:
 
 
 def _worker_starts() -> None:
-    """A worker's first step: the stop signals' default action, then taken again."""
-    for s in _STOP_SIGNALS:
+    """A worker's first step: the stop signals' default action (but those guji
+    left ignored: :func:`guji.stops.taken`), then taken again."""
+    for s in taken():
         signal.signal(s, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)

@@ -48,12 +48,29 @@ def install() -> None:
     """Give :data:`SIGNALS` guji's :func:`handler` (main thread only: in
     another, nothing changes): the command line's first step, before its
     modules load (no :mod:`threading` asked: it alone takes longer to load
-    than the rest of the way here)."""
+    than the rest of the way here).
+
+    A signal ignored when guji starts stays ignored, as CPython leaves an
+    ignored SIGINT: ``nohup guji render …`` goes on when the terminal hangs
+    up, and a job a shell started in the background without job control
+    (SIGINT ignored) is not stopped by the terminal's Ctrl-C. :func:`taken`
+    names the signals guji took."""
     try:
-        for s in SIGNALS:
+        _taken[:] = [s for s in SIGNALS if signal.getsignal(s) is not signal.SIG_IGN]
+        for s in _taken:
             signal.signal(s, handler)
     except ValueError:             # not the main thread: signals are not its to take
         pass
+
+
+_taken: list[int] = list(SIGNALS)     # the signals install() took
+
+
+def taken() -> tuple[int, ...]:
+    """The stop signals guji handles: :data:`SIGNALS` but those ignored when
+    :func:`install` ran (the command line gives the others a handler, and
+    leaves these ignored)."""
+    return tuple(_taken)
 
 
 _depth = 0                 # how many held() blocks the main thread is in
@@ -100,7 +117,7 @@ def check() -> None:
     and a signal whose handler ran there would otherwise be lost. Called
     where work goes on (each block of a render) and before a result is
     moved into place."""
-    if _signalled and signal.getsignal(signal.SIGINT) is handler:   # guji's stop, not a past one
+    if _signalled and signal.getsignal(_signalled[0]) is handler:   # guji's stop, not a past one
         raise Stopped(_signalled[0])
 
 

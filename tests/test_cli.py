@@ -184,3 +184,15 @@ def test_a_directory_is_never_an_output_file(tmp_path, argv):
     r = guji([*argv], tmp_path)
     assert r.returncode == 2 and f"{name}: is a directory" in r.stderr
     assert list((tmp_path / name).iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["show", "--help"]])
+def test_help_and_version_to_a_full_stdout_are_one_line_and_exit_2(args):
+    # argparse printed them before the command line's own handling: a traceback, exit 1
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", GUJI_LANG="en")
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(GUJI + args, stdout=full, stderr=subprocess.PIPE, env=env, timeout=120)
+    assert (r.returncode, r.stderr.decode().splitlines()) == (
+        2, ["guji: standard output: cannot write: disk full"])

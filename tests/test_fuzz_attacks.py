@@ -38,12 +38,10 @@ AT_ONCE = 2
 
 #: Kinds that fail until their fixes are merged, and why.
 AWAITING = {
-    "labels": "a warning for each group of labels without strokes: over 40 lines from a text "
-              "of 25 KB; the scanner on tens of MB of labels",
-    "symlink-loop": "tracebacks on symbolic-link loops (a kit's sample, a folder scanned)",
     "kit-number": "tracebacks on huge kit numbers (OverflowError in guji.sound.synth)",
     "signal": "the start-up window: SIGINT while Python imports its site module is a "
-              "KeyboardInterrupt traceback ('Fatal Python error: init_import_site')",
+              "KeyboardInterrupt traceback ('Fatal Python error: init_import_site'); passes "
+              "the CI draw on some runs, but the campaign (seed 36) still finds it",
 }
 
 

@@ -272,3 +272,25 @@ def test_a_stop_while_lilypond_engraves_leaves_nothing_in_tmpdir(tmp_path, signu
                        tmp_path / "out", env=runner.environment(TMPDIR=str(temp)))
     assert r.returncode == status and "Traceback" not in r.stderr, r.stderr
     assert list(temp.iterdir()) == [] and list((tmp_path / "out").iterdir()) == []
+
+
+#: SIGHUP and SIGINT ignored before guji starts, as ``nohup`` and a shell's
+#: background job (no job control) leave them.
+IGNORED_AT_START = """
+import signal
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+"""
+
+
+def test_a_signal_ignored_when_guji_starts_stays_ignored(tmp_path):
+    # nohup guji render … & kill -HUP $! once exited 129 and left no file
+    out = tmp_path / "x.wav"
+    prelude = IGNORED_AT_START + MID_WRITE.format(
+        frames=200_000, signum=f"{int(signal.SIGHUP)}); os.kill(os.getpid(), {int(signal.SIGINT)}")
+    r = runner.wrapped(prelude, ["render", "lu", "--repeat", "50", "--rate", "8000",
+                                 "-o", str(out)], tmp_path)
+    assert r.returncode == 0
+    assert [line.split(":")[0] for line in r.err_lines] == ["wrote " + str(out)]
+    assert out.read_bytes()[:4] == b"RIFF"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.wav"]

@@ -214,6 +214,9 @@ def _run(argv: list[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:          # --help, --version, or a bad option (one line, status 2)
         return e.code if isinstance(e.code, int) else 2
+    except GujiError as e:           # --help or --version to a standard output that cannot be written
+        report(e)
+        return e.exit_status
     # the command as typed, for advice that repeats it (guji compare … -o FILE)
     args.command_line = typed
     if not getattr(args, "func", None):

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..i18n import N_, _
-from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, check, handler, install, reset
+from ..stops import SIGNALS as _STOP_SIGNALS, Stopped, check, handler, install, reset, taken
 
 #: The signals that stop guji cleanly, and the word for each.
 SIGNALS = {getattr(signal, name): word for name, word in
@@ -49,7 +49,7 @@ def settle() -> None:
     if threading.current_thread() is not threading.main_thread():
         return
     exits = {}
-    for s in _STOP_SIGNALS:
+    for s in taken():
         code, word = exit_status(Stopped(s))
         exits[s] = (code, (_("guji: {word}").format(word=word) + "\n").encode(
             getattr(sys.stderr, "encoding", None) or "utf-8", "replace"))
@@ -62,7 +62,7 @@ def settle() -> None:
             pass
         os._exit(code)
 
-    for s in _STOP_SIGNALS:
+    for s in taken():
         signal.signal(s, exit_now)
 
 
@@ -79,7 +79,7 @@ def stopping() -> Iterator[None]:
     # then went on to the end and exited 0)
     check()
     reset()
-    previous = {s: signal.signal(s, handler) for s in _STOP_SIGNALS}
+    previous = {s: signal.signal(s, handler) for s in taken()}
     try:
         yield
     finally:

@@ -91,15 +91,15 @@ def shipped_text(slug: str) -> Text:
 
 def file_text(path: str, encoding: str | None = None, labels: LabelMode = "auto") -> Text:
     """A text file as a :class:`Text`, named by its file's stem."""
-    text, _ = read_text(path, encoding)
+    hashed = hashlib.sha256()
+    text, _ = read_text(path, encoding, digest=hashed)     # read once: a named pipe gives it once
     shown = cited(path)
     result = scan(text, filename=shown, labels=labels)
     name = Path(path).stem
     claims, notices = text_claims(text, result.patterns, name, shown)
     bibl, siglum, lang = file_bibl(path)
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     return Text(name, result.patterns, claims, result.notices + notices, bibl, siglum, lang,
-                shown, digest)
+                shown, hashed.hexdigest())
 
 
 def texts(files: Sequence[str] = (), only: bool = False, encoding: str | None = None,

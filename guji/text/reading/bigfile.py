@@ -319,7 +319,7 @@ class SparseSource(WindowSource):
         self._last_line = (-1, 0)
         self._lines: int | None = line
 
-    def line_text(self, line: int) -> str:
+    def read_line(self, line: int) -> str:
         start = self.line_start(line)
         k = bisect.bisect_right(self.sparse.starts, start) - 1
         base, text = self.sparse.windows[k]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
@@ -275,8 +276,7 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
     """
     pid = PatternId.parse(pattern_id)
     if pid.is_file:
-        text, _encoding = read_text(pid.source, encoding)
-        result = scan(text, filename=cited(pid.source), labels=labels)
+        result = _scan_file(pid.source, encoding, labels)
         where = pid.source
         if warn is not None:
             for notice in result.notices:
@@ -297,6 +297,49 @@ def load(pattern_id: str, encoding: str | None = None, labels: str = "auto",
                     + (f" (and {more} more: guji scan {pid.source})" if more else ""))
         raise UsageError(_('{pattern_id}: {where} has no {label} in diagram {diagram} (it has: {have}){said}').format(pattern_id=pattern_id, where=where, label=pid.tradition.label, diagram=pid.diagram, have=have, said=said))
     return found if pid.witness is None else _witness_of(found, pid, pattern_id)
+
+
+#: The scans of the last text files named, by ``(path as given, encoding,
+#: labels)``: ``(the file's identity, the scan)``.
+_SCANNED: dict[tuple, tuple[tuple, ScanResult]] = {}
+#: How many scans :data:`_SCANNED` keeps (``guji diff A@a.txt B@b.txt`` names two texts).
+_KEPT = 2
+
+
+def _scan_file(source: str, encoding: str | None, labels: str) -> ScanResult:
+    """The scan of the text file *source*, read once while it stays the same
+    file: ids naming one file (``lu@t.txt xue@t.txt``) read and scan it once,
+    and a named pipe, which gives its text once, is not opened again to wait
+    for a writer that never comes. Standard input (``-``) is read each time."""
+    key = (source, encoding, labels)
+    identity = _identity(source)
+    kept = _SCANNED.get(key)
+    if kept is not None and identity is not None and kept[0] == identity:
+        return kept[1]
+    text, _encoding = read_text(source, encoding)
+    result = scan(text, filename=cited(source), labels=labels)
+    _SCANNED.pop(key, None)
+    if identity is not None:
+        _SCANNED[key] = (identity, result)
+        while len(_SCANNED) > _KEPT:
+            del _SCANNED[next(iter(_SCANNED))]
+    return result
+
+
+def _identity(source: str) -> tuple | None:
+    """What tells the file at *source* from another that takes its place: a
+    regular file's device, inode, size and change time; for a named pipe or a
+    device, its device and inode (a pipe's times change as it is written).
+    ``None`` for standard input or a path that cannot be looked at."""
+    if source == "-":
+        return None
+    try:
+        st = os.stat(source)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(st.st_mode):
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino)
 
 
 #: The most patterns named where the one asked for is not there.

@@ -131,8 +131,11 @@ def open_text_file(path: str | os.PathLike, name: str):
         raise EncodingError(_('{name}: cannot read: {value}').format(name=name, value=reason(e))) from None
 
 
-def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str, str]:
+def read_text(path: str | os.PathLike, encoding: str | None = None, digest=None
+              ) -> tuple[str, str]:
     """Read a text file (``-`` for standard input); return ``(text, encoding)``.
+    *digest* (a :mod:`hashlib` object), if given, is updated with its bytes:
+    a named pipe gives them once.
 
     A text over :attr:`guji.limits.Limits.text_bytes` (64 MiB) is refused
     with :class:`~guji.limits.LimitError` after reading one byte more than
@@ -140,12 +143,13 @@ def read_text(path: str | os.PathLike, encoding: str | None = None) -> tuple[str
     """
     name = str(path)
     if name == "-":
-        return read_open(sys.stdin.buffer, "<stdin>", encoding)
+        return read_open(sys.stdin.buffer, "<stdin>", encoding, digest=digest)
     with open_text_file(path, name) as f:
-        return read_open(f, name, encoding)
+        return read_open(f, name, encoding, digest=digest)
 
 
-def read_open(f, name: str, encoding: str | None = None, head: bytes = b"") -> tuple[str, str]:
+def read_open(f, name: str, encoding: str | None = None, head: bytes = b"", digest=None
+              ) -> tuple[str, str]:
     """:func:`read_text` of the file *f*, open for reading in binary, whose
     first bytes *head* were read already: a named pipe or a device cannot be
     opened again for them (its writer has gone, or they are not there twice)."""
@@ -160,6 +164,8 @@ def read_open(f, name: str, encoding: str | None = None, head: bytes = b"") -> t
     if len(data) > HARD_TEXT_BYTES:
         raise LimitError(_('{name}: over {value} GiB, more than any input text can be (reading it would take about 20 times that in memory)').format(name=name, value=HARD_TEXT_BYTES // 2 ** 30),
                          forcible=False)
+    if digest is not None:
+        digest.update(data)
     return decode(data, encoding, name)
 
 

@@ -129,8 +129,20 @@ class SourceText:
         self._last_line = (k, number)
         return number
 
+    #: The line :meth:`line_text` gave last, ``(number, text)``: the patterns
+    #: of one line ask for it in turn, and share one string (a text of one long
+    #: line: finding and copying the line again for each pattern was quadratic).
+    _line_kept: tuple[int, str] = (0, "")
+
     def line_text(self, line: int) -> str:
         """The text of 1-based *line*, without its line break."""
+        kept = self._line_kept
+        if kept[0] != line:
+            kept = self._line_kept = (line, self.read_line(line))
+        return kept[1]
+
+    def read_line(self, line: int) -> str:
+        """:meth:`line_text`, read from the text each time."""
         start = self._starts[line - 1]
         end = self._starts[line] if line < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r\n")

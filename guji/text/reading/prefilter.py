@@ -353,7 +353,7 @@ class WindowSource(SourceText):
         k = bisect.bisect_right(self._starts, offset) - 1
         return Location(offset, self.line_number(k, self._numbers), offset - self._starts[k] + 1)
 
-    def line_text(self, line: int) -> str:
+    def read_line(self, line: int) -> str:
         start = self.line_start(line)
         m = _LINE_BREAK.search(self.text, start)
         return self.text[start:m.start() if m else len(self.text)]

@@ -38,7 +38,6 @@ AT_ONCE = 2
 
 #: Kinds that fail until their fixes are merged, and why.
 AWAITING = {
-    "kit-number": "tracebacks on huge kit numbers (OverflowError in guji.sound.synth)",
     "signal": "the start-up window: SIGINT while Python imports its site module is a "
               "KeyboardInterrupt traceback ('Fatal Python error: init_import_site'); passes "
               "the CI draw on some runs, but the campaign (seed 36) still finds it",

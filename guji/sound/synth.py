@@ -247,7 +247,10 @@ def _variation_checks(p: VoiceParams) -> None:
 def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a number, not {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:                    # an integer past the float range (2 ** 1024)
+        raise ValueError(f"{name} must be finite, not an integer past 1.8e308") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, not {value}")
     return value

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import subprocess
 import sys
 import textwrap
@@ -42,6 +43,10 @@ class Run:
 
 def _bounded(file_bytes: int, memory_bytes: int):
     def limit() -> None:
+        # the stop signals as a terminal gives them: a suite started by a script's `&`
+        # passes SIGINT on ignored, and guji keeps an ignored signal ignored (nohup)
+        for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(stop, signal.SIG_DFL)
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -193,6 +196,6 @@ def test_help_and_version_to_a_full_stdout_are_one_line_and_exit_2(args):
         pytest.skip("no /dev/full on this system")
     env = dict(os.environ, PYTHONIOENCODING="utf-8", GUJI_LANG="en")
     with open("/dev/full", "w") as full:
-        r = subprocess.run(GUJI + args, stdout=full, stderr=subprocess.PIPE, env=env, timeout=120)
+        r = subprocess.run([sys.executable, "-m", "guji", *args], stdout=full, stderr=subprocess.PIPE, env=env, timeout=120)
     assert (r.returncode, r.stderr.decode().splitlines()) == (
         2, ["guji: standard output: cannot write: disk full"])

@@ -128,19 +128,16 @@ def test_the_4x_points_are_each_sum_in_one_order_to_the_bit(monkeypatch, channel
 
 
 def _dense_limit_span(limiter, x, carry, gap):
-    """Limiter.limit_span worked out at once: the reduction's integers over the
-    whole range [lo, hi) from the first frame over the aim to the last one's
-    release, on the output and *spread* frames either side, then the change's
-    low part by a plain convolution of its integers with the triangle."""
+    """Limiter.limit_span as it was: the reduction's integers over the whole range
+    [lo, hi) from the first frame over the aim to the last one's release."""
     from guji.sound.limiter import UNITS, _ahead, true_peaks
     self = limiter
-    ctx, w, spread = self.context, self.ahead, self.spread
+    ctx, w = self.context, self.ahead
     n = len(x) - 2 * ctx
-    inner, m = ctx - spread, n + 2 * spread
     tp = true_peaks(x, self.quiet) * self.gain
     out = x[ctx:ctx + n] * np.float32(self.gain)
     over = np.nonzero(tp > self.aim)[0]
-    first, size = inner - w + 1, m + w - 1
+    first, size = ctx - w + 1, n + w - 1
     reach = carry // self.slope + 1 if carry > 0 else 0
     if len(over):
         units = np.ceil(np.log10(tp[over] / self.aim) * (20.0 * UNITS)).astype(np.int64)
@@ -155,9 +152,9 @@ def _dense_limit_span(limiter, x, carry, gap):
     at = over - first - lo
     inside = (at >= 0) & (at < len(u))
     u[at[inside]] = units[inside]
-    mx = _ahead(u, w)[:hi - lo]
+    m = _ahead(u, w)[:hi - lo]
     steps = self.slope * np.arange(lo, hi, dtype=np.int64)
-    r = np.maximum.accumulate(mx + steps) - steps
+    r = np.maximum.accumulate(m + steps) - steps
     np.maximum(r, carry - (steps + self.slope), out=r)
     np.maximum(r, 0, out=r)
     carry_out = int(r[n - 1 - lo]) if lo <= n - 1 < hi else 0
@@ -166,30 +163,15 @@ def _dense_limit_span(limiter, x, carry, gap):
     smooth = sums[w:] - sums[:-w]
     base = lo - w + 1
     down = np.nonzero(smooth)[0]
-    down = down[(down + base >= 0) & (down + base < m)]
+    down = down[(down + base >= 0) & (down + base < n)]
     if len(down) == 0:
         return out, carry_out, ()
-    frames = down + base                       # of the extended range [0, m)
-    change = x[inner + frames].astype(np.float64) * (self.gain * (10.0 ** (
-        smooth[down] / (-20.0 * w * UNITS)) - 1.0))[:, None]
-    q = np.zeros((m, x.shape[1]), dtype=np.int64)
-    q[frames] = np.rint(change * float(1 << 30)).astype(np.int64)
-    width = spread + 1
-    tri = np.minimum(np.arange(1, 2 * width), np.arange(2 * width - 1, 0, -1))
-    low = np.stack([np.convolve(q[:, c], tri)[spread:spread + m] for c in range(x.shape[1])], 1)
-    delta = np.zeros((m, x.shape[1]))
-    delta[frames] = change
-    delta -= low / float(width * width * (1 << 30))
-    mask = np.zeros(m + 2 * spread + 1, dtype=bool)
-    for f in frames:
-        mask[f:f + 2 * spread + 1] = True       # f − spread … f + spread, shifted by spread
-    near = np.nonzero(mask[2 * spread:2 * spread + n])[0]   # output frames
-    inside = frames[(frames >= spread) & (frames < spread + n)] - spread
-    touched = np.union1d(near, inside)
-    out[touched] = x[ctx + touched].astype(np.float64) * self.gain + delta[touched + spread]
-    cuts = np.nonzero(np.diff(touched) > gap)[0]
-    starts = np.concatenate(([touched[0]], touched[cuts + 1]))
-    ends = np.concatenate((touched[cuts], [touched[-1]])) + 1
+    frames = down + base
+    out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+        smooth[down] / (-20.0 * w * UNITS)))[:, None]
+    cuts = np.nonzero(np.diff(down) > gap)[0]
+    starts = np.concatenate(([down[0]], down[cuts + 1])) + base
+    ends = np.concatenate((down[cuts], [down[-1]])) + base + 1
     return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
 
 

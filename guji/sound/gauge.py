@@ -218,8 +218,7 @@ def measure_at(mix, gains_db, ceiling_dbfs: float, frames: int | None = None,
         raw_meter.add_pieces(sums, complete)
         peaks = raw_peaks(window, floor) if limiters else None
         for i, limiter in enumerate(limiters):
-            out, carries[i], spans = limiter.limit_span(window, carries[i], peaks, weigh.taps,
-                                                        at == 0)
+            out, carries[i], spans = limiter.limit_span(window, carries[i], peaks, weigh.taps)
             meters[i].add_pieces(sums * squares[i]
                                  + weigh.change(prevs[i], now, out, spans, at, squares[i]),
                                  complete)

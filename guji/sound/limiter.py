@@ -19,18 +19,14 @@ recovers after it:
 4. **release**: the reduction falls back by :data:`RELEASE_DB_PER_S` dB a
    second (a running maximum of ``reduction − slope × age``);
 5. **smoothing**: the mean reduction of the last :attr:`Limiter.ahead` frames,
-   never less than what the peak needs (every frame averaged saw it ahead);
-6. **the change's low part out**: a stroke's first lobe carries its hit's mean
-   (taken out under the whole hit), so turning it down leaves an offset and a
-   change below 20 Hz; the change convolved with a ~170 ms triangle of unit sum
-   is subtracted (:meth:`Limiter._without_low`): no offset, nothing below 2 Hz.
+   never less than what the peak needs (every frame averaged saw it ahead).
 
 Onsets do not move (the gain curve looks ahead; the signal is not delayed).
 Both channels take the same gain (the image stays). The stream is taken in
 fixed chunks of :data:`CHUNK_FRAMES` counted from the render's start, each
 with the context it needs, so the output does not depend on the blocks it is
 fed in. The ceiling is aimed :data:`MARGIN_DB` below the one asked (the
-curve's slope, the PCM rounding, the low part given back to the first lobe).
+gain curve's own slope and the PCM rounding).
 """
 
 from __future__ import annotations
@@ -48,10 +44,7 @@ UNITS = 1 << 16
 #: How fast the gain recovers after a peak.
 RELEASE_DB_PER_S = 100.0
 #: The limiter aims this far below its ceiling.
-MARGIN_DB = 0.45
-#: The triangle that takes the limiter's change out below the drums' lowest cycles is
-#: about twice this wide (seconds): see :meth:`Limiter._without_low`.
-SPREAD_S = 0.085
+MARGIN_DB = 0.25
 #: Taps on each side of the 4× interpolator.
 HALF_TAPS = 16
 #: Frames whose two samples either side of a point stay this far under the aim
@@ -186,14 +179,6 @@ def raw_peaks(y: np.ndarray, floor: float) -> Peaks:
     return Peaks(y, floor)
 
 
-def _box(z: np.ndarray, width: int) -> np.ndarray:
-    """The sums of *width* consecutive rows of the integers *z*: its full
-    convolution with *width* ones (``len(z) + width − 1`` rows)."""
-    pad = np.zeros((width - 1, z.shape[1]), dtype=z.dtype)
-    c = np.cumsum(np.concatenate((pad[:1] * 0, pad, z, pad)), axis=0)
-    return c[width:] - c[:-width]
-
-
 def _ahead(r: np.ndarray, width: int) -> np.ndarray:
     """``max(r[n : n + width])`` for each n (width a power of two; *r* padded after)."""
     m = r
@@ -217,10 +202,7 @@ class Limiter:
         self.quiet = self.aim * 10.0 ** (-QUIET_DB / 20.0) / self.gain if self.gain > 0 else math.inf
         self.ahead = 1 << max(4, round(math.log2(rate * 0.0027)))
         self.slope = max(1, round(RELEASE_DB_PER_S * UNITS / rate))
-        #: the half-width of the triangle that takes the gain curve's change out below its
-        #: lowest frequencies (:meth:`_without_low`): frames either side of the output
-        self.spread = (1 << round(math.log2(rate * SPREAD_S))) - 1
-        self.context = self.ahead + HALF_TAPS + 2 + self.spread
+        self.context = self.ahead + HALF_TAPS + 2
         self._buf = np.zeros((self.context, channels), dtype=np.float32)  # before frame 0
         self._start = -self.context          # the frame of _buf[0]
         self._done = 0                       # frames given out
@@ -247,8 +229,8 @@ class Limiter:
     def _chunk(self, end: int) -> np.ndarray:
         """Frames [done, *end*) limited (the buffer holds ``context`` on each side)."""
         c0, ctx = self._done, self.context
-        out, self._carry, _ = self.limit_span(
-            self._buf[c0 - ctx - self._start:end + ctx - self._start], self._carry, start=c0 == 0)
+        out, self._carry = self.limit(self._buf[c0 - ctx - self._start:end + ctx - self._start],
+                                      self._carry)
         self._done = end
         keep = end - ctx - self._start
         self._buf = self._buf[keep:]
@@ -264,23 +246,20 @@ class Limiter:
         return out, carry
 
     def limit_span(self, x: np.ndarray, carry: int, peaks: "Peaks | None" = None,
-                   gap: int = 1, start: bool = False):
+                   gap: int = 1):
         """:meth:`limit`, and the stretches ``(lo, hi)`` of the output whose gain is
         turned down (those less than *gap* frames apart as one). *peaks*:
         :func:`raw_peaks` of *x* made before (at a quiet level at most this
-        limiter's). *start*: *x*'s output begins the render (the change's low
-        part that would fall before it is folded back into it)."""
-        ctx, w, spread = self.context, self.ahead, self.spread
+        limiter's)."""
+        ctx, w = self.context, self.ahead
         n = len(x) - 2 * ctx
-        inner = ctx - spread         # the curve is worked out for spread frames either side
-        m = n + 2 * spread
         if peaks is None:
             peaks = raw_peaks(x, self.quiet)
         tp = peaks.at(x, self.quiet) * self.gain
         out = x[ctx:ctx + n] * np.float32(self.gain)      # float32: where nothing is turned down
         over = np.nonzero(tp > self.aim)[0]         # the frames that need a reduction
-        first = inner - w + 1        # the smoothing's window: w − 1 frames before the first
-        size = m + w - 1             # the reductions' frames (from the window's frame first)
+        first = ctx - w + 1          # the smoothing's window: w − 1 frames before the first
+        size = n + w - 1             # the reductions' frames (from the window's frame first)
         reach = carry // self.slope + 1 if carry > 0 else 0
         if len(over):
             units = np.ceil(np.log10(tp[over] / self.aim) * (20.0 * UNITS)).astype(np.int64)
@@ -291,61 +270,19 @@ class Limiter:
         else:
             return out, 0, ()
         hi = max(hi, min(size, reach))
-        frames, smooth, carry_out = self._turned_down(over - first, units, lo, hi, reach, carry,
-                                                      m, n)
+        frames, smooth, carry_out = self._turned_down(over - first, units, lo, hi, reach, carry, n)
         if len(frames) == 0:
             return out, carry_out, ()
-        # turned down: the gain and the curve in float64, the change's lowest frequencies out
-        change = x[inner + frames].astype(np.float64) * (self.gain * (10.0 ** (
-            smooth / (-20.0 * w * UNITS)) - 1.0))[:, None]
-        low, at = self._without_low(frames, change, m)
-        if start:                    # the render's frame −1 − k onto its frame k: the sum stays
-            low[spread:2 * spread] += low[spread - 1::-1]
-        mask = np.zeros(n, dtype=bool)
-        inside = (frames >= spread) & (frames < spread + n)
-        mask[frames[inside] - spread] = True
-        for a, b in at:
-            mask[max(0, a - spread):max(0, min(n, b - spread))] = True
-        frames_out = np.nonzero(mask)[0]
-        delta = np.zeros((m, x.shape[1]))
-        delta[frames] = change
-        delta -= low
-        out[frames_out] = x[ctx + frames_out].astype(np.float64) * self.gain \
-            + delta[frames_out + spread]
-        cuts = np.nonzero(np.diff(frames_out) > gap)[0]
-        starts = np.concatenate(([frames_out[0]], frames_out[cuts + 1]))
-        ends = np.concatenate((frames_out[cuts], [frames_out[-1]])) + 1
+        # turned down: the gain and the curve in float64
+        out[frames] = x[ctx + frames].astype(np.float64) * (self.gain * 10.0 ** (
+            smooth / (-20.0 * w * UNITS)))[:, None]
+        cuts = np.nonzero(np.diff(frames) > gap)[0]
+        starts = np.concatenate(([frames[0]], frames[cuts + 1]))
+        ends = np.concatenate((frames[cuts], [frames[-1]])) + 1
         return out, carry_out, tuple(zip(starts.tolist(), ends.tolist()))
 
-    def _without_low(self, frames: np.ndarray, change: np.ndarray, m: int):
-        """The lowest frequencies of the gain curve's *change* to the signal (at
-        *frames* of ``m``): *change* convolved with a triangle of unit sum,
-        ``2 · spread + 1`` frames wide, centred (``(m, channels)``), and the
-        stretches ``(lo, hi)`` it covers. Worked out in integers (the change in
-        units of 2⁻³⁰, two running sums), so every frame is the same whatever
-        the window it is made in, and the triangle's sum is the change's sum
-        exactly: subtracted, the limiter leaves no offset."""
-        width = self.spread + 1
-        q = np.rint(change * float(1 << 30)).astype(np.int64)
-        low = np.zeros((m, change.shape[1]))
-        cuts = np.nonzero(np.diff(frames) >= 2 * width)[0]
-        starts = np.concatenate(([0], cuts + 1))
-        ends = np.concatenate((cuts + 1, [len(frames)]))
-        covered = []
-        for i0, i1 in zip(starts.tolist(), ends.tolist()):
-            a, b = int(frames[i0]), int(frames[i1 - 1]) + 1
-            z = np.zeros((b - a, change.shape[1]), dtype=np.int64)
-            z[frames[i0:i1] - a] = q[i0:i1]
-            tri = _box(_box(z, width), width)      # frames a − spread … b + spread − 1
-            lo, hi = a - self.spread, b + self.spread
-            c0, c1 = max(0, lo), min(m, hi)
-            if c1 > c0:
-                low[c0:c1] = tri[c0 - lo:c1 - lo] / float(width * width * (1 << 30))
-                covered.append((c0, c1))
-        return low, covered
-
     def _turned_down(self, at: np.ndarray, units: np.ndarray, lo: int, hi: int, reach: int,
-                     carry: int, n: int, carry_at: int) -> tuple[np.ndarray, np.ndarray, int]:
+                     carry: int, n: int) -> tuple[np.ndarray, np.ndarray, int]:
         """The output frames of :meth:`limit_span` turned down, their smoothed
         reductions (in :data:`UNITS`, summed over the look-ahead) and the
         reduction to carry on: *at* the frames over the aim (from the
@@ -386,8 +323,8 @@ class Limiter:
             r = np.maximum.accumulate(m + steps) - steps     # ≥ m ≥ 0
             if g0 < reach:
                 np.maximum(r, carry - (steps + self.slope), out=r)
-            if g0 <= carry_at - 1 < g1:
-                carry_out = int(r[carry_at - 1 - g0])
+            if g0 <= n - 1 < g1:
+                carry_out = int(r[n - 1 - g0])
             sums = np.cumsum(np.concatenate(([0], pad, r, pad)))
             smooth = sums[w:] - sums[:-w]        # output frames g0 − w + 1 … g1 − 1
             down = np.nonzero(smooth)[0]

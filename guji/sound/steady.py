@@ -217,13 +217,13 @@ class Steady:
         ctx = limiter.context
         silence = self.silence
         room = STEADY_MEMORY - sum(v[3].nbytes for v in memo.values())
-        carry, start = 0, True
+        carry = 0
         raw = self.raw()
         before, now = silence, next(raw, None)
         while now is not None:
             after = next(raw, None)
             ahead = silence if after is None else after
-            key = (id(before), id(now), id(ahead), carry, start)
+            key = (id(before), id(now), id(ahead), carry)
             hit = memo.get(key)
             if hit is not None and hit[0] is before and hit[1] is now and hit[2] is ahead:
                 out, carry, spans = hit[3:]
@@ -233,13 +233,12 @@ class Steady:
                     tail = np.concatenate([tail, silence[:ctx - len(tail)]])
                 window = np.concatenate([before[-ctx:], now, tail])
                 peaks = self._peaks_of(before, now, ahead, window, limiter.quiet)
-                out, carry_out, spans = limiter.limit_span(window, carry, peaks, self.taps, start)
+                out, carry_out, spans = limiter.limit_span(window, carry, peaks, self.taps)
                 if room >= out.nbytes and self._recurring(before, now, ahead):
                     out.setflags(write=False)      # read-only: given again (and memoised after)
                     memo[key] = (before, now, ahead, out, carry_out, spans)
                     room -= out.nbytes
                 carry = carry_out
-            start = False
             yield now, out, spans
             before, now = now, after
 

@@ -87,7 +87,8 @@ def test_errors_name_the_user_s_paths_never_guji_s_temporary_ones(tmp_path):
     if require("lilypond"):
         cases.append((["sheet", "lu", "-o", "x.pdf"], "guji: LilyPond failed (exit -25): ended by SIGXFSZ"))
     for args, line in cases:
-        r = runner.guji(args, tmp_path, file_bytes=2048)
+        # 16 KiB: the LilyPond source fits, its PDF (fonts embedded) does not
+        r = runner.guji(args, tmp_path, file_bytes=16384)
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
         assert line in r.err_lines[-1] and ".guji-tmp" not in r.stderr, r.stderr
         assert [p.name for p in tmp_path.iterdir()] in ([], ["dd"]), list(tmp_path.iterdir())

@@ -81,8 +81,12 @@ def run_lilypond(source: str, *, lilypond: str = "lilypond", timeout: float = 60
     if exe is None:
         raise UsageError(lilypond_hint())
     with tempfile.TemporaryDirectory(prefix="guji-ly-", ignore_cleanup_errors=True) as tmp:
-        with open(os.path.join(tmp, "sheet.ly"), "w", encoding="utf-8") as f:
-            f.write(source)
+        try:     # its source: over a file size limit, or a full disk, is one line too
+            with open(os.path.join(tmp, "sheet.ly"), "w", encoding="utf-8") as f:
+                f.write(source)
+        except OSError as e:
+            raise LilyPondError(_("LilyPond failed (exit {status}): {said}").format(
+                status="-", said=e.strerror or type(e).__name__)) from None
         # LilyPond's and Ghostscript's own temporary files (lilypond-tmp-*, gs_*) go in
         # guji's folder too: ended by a stop, they could not remove them themselves
         own = os.path.join(tmp, "tmp")

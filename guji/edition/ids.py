@@ -41,7 +41,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable
 
-__all__ = ["ncname", "source_ids", "note_id", "rdg_note_id", "app_id", "reading_id", "Taken"]
+__all__ = ["ncname", "source_ids", "cited", "note_id", "rdg_note_id", "app_id", "reading_id", "Taken"]
 
 #: Unicode categories of NCName characters (XML 1.0 fifth edition, near enough:
 #: letters, marks, digits, and the CJK ideographs among the letters).
@@ -121,3 +121,17 @@ class Taken:
             xml_id = f"{ncname(wanted)}-{n}"
         self._ids.add(xml_id)
         return xml_id
+
+
+def cited(collations) -> tuple[dict, dict[str, tuple[str, str]], dict[str, str]]:
+    """What an edition of *collations* cites, for MEI and TEI alike: each reading's
+    source (the first collation's that names it), the witnesses of notes
+    (name → (edition, witness)), and their source ids (:func:`source_ids`)."""
+    sources: dict = {}
+    witnesses: dict[str, tuple[str, str]] = {}
+    for c in collations:
+        for name, p in c.readings.items():
+            sources.setdefault(name, c.sources[name])
+            if p.witness is not None:
+                witnesses[name] = (c.edition_of(name), p.witness)
+    return sources, witnesses, source_ids(sources, witnesses)

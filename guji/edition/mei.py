@@ -29,7 +29,7 @@ from typing import Sequence
 from .. import __version__
 from ..text.collation.collate import Collation, Source
 from .header import Header, collated, licence_url, normalization, today
-from .ids import Taken, ncname, source_ids
+from .ids import Taken, cited, ncname
 from .music import score_of
 from .xml import MEI, sub, xml_id
 
@@ -244,14 +244,7 @@ def to_mei(collations: Sequence[Collation], header: Header | None = None,
     header signed by *header*'s editor, each text of *absent* (texts
     collated that hold none of these diagrams) a source saying so."""
     header = Header(date=today()) if header is None else header
-    sources: dict[str, Source] = {}
-    witnesses: dict[str, tuple[str, str]] = {}
-    for c in collations:
-        for name, p in c.readings.items():
-            sources.setdefault(name, c.sources[name])
-            if p.witness is not None:
-                witnesses[name] = (c.edition_of(name), p.witness)
-    ids = source_ids(sources, witnesses)
+    sources, witnesses, ids = cited(collations)
     lang = {name: s.lang for name, s in sources.items()}
     root = ET.Element(MEI + "mei", {"meiversion": MEI_VERSION})
     _head(root, sources, ids, witnesses, header, collations, absent)

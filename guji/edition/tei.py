@@ -34,7 +34,7 @@ from .. import __version__
 from ..text.collation.collate import Collation, Source
 from ..text.reading.notation import HALF
 from .header import Header, collated, licence_url, normalization, today
-from .ids import Taken, app_id, ncname, reading_id, source_ids
+from .ids import Taken, app_id, cited, ncname, reading_id
 from .mei import SUBTITLE, TITLE, NO_DIAGRAM, address_of, digital_source
 from .music import _places_of, mdiv_id
 from .xml import NS, XML, clean
@@ -228,14 +228,7 @@ def to_tei(collations: Sequence[Collation], header: Header | None = None,
     """The collations' textual apparatus as one TEI document (see the module
     docstring)."""
     header = Header(date=today()) if header is None else header
-    sources: dict[str, Source] = {}
-    witnesses: dict[str, tuple[str, str]] = {}
-    for c in collations:
-        for name, p in c.readings.items():
-            sources.setdefault(name, c.sources[name])
-            if p.witness is not None:
-                witnesses[name] = (c.edition_of(name), p.witness)
-    ids = source_ids(sources, witnesses)
+    sources, witnesses, ids = cited(collations)
     root = ET.Element(_TEI + "TEI", {XML + "lang": "en"})
     _head(root, header, collations, sources, ids, witnesses, absent)
     body = _sub(_sub(root, "text"), "body")
